@@ -1,0 +1,160 @@
+// The injected clock. Every timed behaviour of every design (idle timeouts,
+// cleaner and purge periods, keep-alive, tickers) goes through a Clock, so the
+// same pool code runs on real time, on scaled time (watch a 10 s idle timeout
+// in 1 s) and on a manual clock that tests advance by hand.
+//
+// Time is measured from the clock's origin (its construction), in nanoseconds,
+// so trace timestamps start near zero and every clock speaks the same unit.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+namespace poolscope {
+
+using Nanos = std::chrono::nanoseconds;
+using Time = std::chrono::nanoseconds;  // since the clock's origin
+
+class Clock;
+
+// A type-erased reference to any BasicLockable (std::unique_lock<std::mutex>,
+// a guard on a spin lock, ...), so timed waits can be virtual on the Clock.
+class LockRef {
+ public:
+  template <class Lock>
+  explicit LockRef(Lock& lock)
+      : lock_(&lock),
+        do_lock_([](void* l) { static_cast<Lock*>(l)->lock(); }),
+        do_unlock_([](void* l) { static_cast<Lock*>(l)->unlock(); }) {}
+  void lock() { do_lock_(lock_); }
+  void unlock() { do_unlock_(lock_); }
+
+ private:
+  void* lock_;
+  void (*do_lock_)(void*);
+  void (*do_unlock_)(void*);
+};
+
+// A condition variable whose timed waits follow a poolscope Clock. Untimed
+// waits and notifications behave like std::condition_variable_any (it works
+// with any lock, e.g. ants' spin lock).
+class CondVar {
+ public:
+  template <class Lock>
+  void wait(Lock& lock) {
+    cv_.wait(lock);
+  }
+  template <class Lock, class Pred>
+  void wait(Lock& lock, Pred pred) {
+    cv_.wait(lock, pred);
+  }
+  // Waits until notified or until `clock` reaches `deadline` (spurious wake-ups
+  // possible, as with any condition variable). Returns timeout once the
+  // deadline has passed.
+  template <class Lock>
+  std::cv_status wait_until(Lock& lock, Clock& clock, Time deadline);
+  template <class Lock, class Pred>
+  bool wait_until(Lock& lock, Clock& clock, Time deadline, Pred pred);
+
+  void notify_one() noexcept { cv_.notify_one(); }
+  void notify_all() noexcept { cv_.notify_all(); }
+
+ private:
+  friend class SteadyClock;
+  friend class ManualClock;
+  std::condition_variable_any cv_;
+};
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual Time now() const = 0;
+  // Blocks on `cv`, with `lock` held on entry and on return, until notified or
+  // until now() >= deadline. Use CondVar::wait_until rather than this.
+  virtual std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) = 0;
+
+  void sleep_until(Time deadline);
+  void sleep_for(Nanos d) { sleep_until(now() + d); }
+};
+
+// Real time, optionally scaled: with scale 10, a 10 s timeout passes in 1 s of
+// wall time. Scale 1 is the plain steady clock.
+class SteadyClock final : public Clock {
+ public:
+  explicit SteadyClock(double scale = 1.0);
+  Time now() const override;
+  std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override;
+  double scale() const { return scale_; }
+
+ private:
+  std::chrono::steady_clock::time_point origin_;
+  double scale_;
+};
+
+// A clock that only moves when a test calls advance(). advance() wakes the
+// waiters whose deadline passed, in deadline order, and no others; waiters
+// with later deadlines keep sleeping however long the test takes.
+class ManualClock final : public Clock {
+ public:
+  Time now() const override;
+  std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override;
+
+  void advance(Nanos d);
+  void advance_to(Time t);
+
+  // Threads currently blocked in a timed wait on this clock.
+  std::size_t waiters() const;
+  // Test helper: blocks (on real time, at most `limit`) until at least `n`
+  // threads are blocked on this clock. Returns false if the limit passed.
+  bool await_waiters(std::size_t n, std::chrono::milliseconds limit = std::chrono::seconds(10)) const;
+
+ private:
+  mutable std::mutex m_;
+  mutable std::condition_variable waiters_changed_;
+  Time now_{0};
+  std::multimap<Time, CondVar*> waiting_;
+};
+
+// The default clock for pools built without one: real, unscaled time.
+Clock& default_clock();
+
+// A periodic ticker like Go's time.Ticker: ticks at origin + k * period, where
+// origin is the construction time. A slow receiver gets one tick, not a
+// backlog (Go drops ticks the same way), so advance a manual clock one period
+// at a time to see every tick.
+class Ticker {
+ public:
+  Ticker(Clock& clock, Nanos period);
+  // Blocks until the next tick; returns false (at once) after stop().
+  bool wait();
+  void stop();
+  // Restarts the period from now (Go's Ticker.Reset / Timer.Reset).
+  void reset(Nanos period);
+  Nanos period() const;
+
+ private:
+  Clock& clock_;
+  mutable std::mutex m_;
+  CondVar cv_;
+  Nanos period_;
+  Time next_;
+  bool stopped_ = false;
+};
+
+template <class Lock>
+std::cv_status CondVar::wait_until(Lock& lock, Clock& clock, Time deadline) {
+  return clock.wait_until(*this, LockRef(lock), deadline);
+}
+
+template <class Lock, class Pred>
+bool CondVar::wait_until(Lock& lock, Clock& clock, Time deadline, Pred pred) {
+  while (!pred()) {
+    if (wait_until(lock, clock, deadline) == std::cv_status::timeout) return pred();
+  }
+  return true;
+}
+
+}  // namespace poolscope

@@ -1,0 +1,180 @@
+// PoolTrace: what one pool records. It keeps the pool's gauges (workers, busy,
+// queued, blocked) and its accounting (submitted, completed, threw, refused,
+// dropped), and emits one trace event per change. Designs call its named
+// operations at the exact point where the original makes each decision, so
+// the trace reads like the original's code.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <string_view>
+
+#include "pools/core/clock.h"
+#include "pools/core/task.h"
+#include "pools/core/trace_stream.h"
+
+namespace poolscope {
+
+// Where a pool's events go and which clock it lives on.
+struct TraceTarget {
+  Clock* clock = nullptr;         // nullptr: default_clock(), real time
+  TraceStream* stream = nullptr;  // nullptr: untraced (gauges and accounting are still kept)
+  std::string name;               // the pool's name in the stream; empty: the design's name
+};
+
+// Every task's fate. At any quiescent point: submitted == settled().
+struct Accounting {
+  std::uint64_t submitted = 0;
+  std::uint64_t completed = 0;
+  std::uint64_t threw = 0;
+  std::uint64_t refused = 0;  // including refusals because the pool was closed
+  std::uint64_t dropped = 0;  // accepted, then abandoned at shutdown or discarded from a queue
+  std::uint64_t settled() const { return completed + threw + refused + dropped; }
+  std::uint64_t in_flight() const { return submitted - settled(); }
+  bool balanced() const { return submitted == settled(); }
+};
+
+// Labels the core itself uses; designs intern their own.
+namespace rules {
+Label pool_closed();           // submit after shutdown
+Label thread_create_failed();  // the OS refused a new thread
+Label graceful();              // shutdown that runs everything accepted
+Label now();                   // shutdown that drops what waits
+}  // namespace rules
+
+class PoolTrace {
+ public:
+  PoolTrace(const TraceTarget& target, std::string_view design);
+  PoolTrace(const PoolTrace&) = delete;
+  PoolTrace& operator=(const PoolTrace&) = delete;
+
+  Clock& clock() const { return *clock_; }
+  const std::string& name() const { return name_; }
+  PoolId id() const { return id_; }
+  bool traced() const { return stream_ != nullptr; }
+
+  WorkerId new_worker_id() { return next_worker_.fetch_add(1, std::memory_order_relaxed); }
+
+  // --- tasks
+  TaskId submitted() {
+    TaskId id = next_task_.fetch_add(1, std::memory_order_relaxed);
+    submitted_.fetch_add(1, std::memory_order_relaxed);
+    emit(EventKind::task_submitted, kNoLabel, 0, id);
+    return id;
+  }
+  void queued(TaskId t, Label rule, std::int64_t depth = 0) {
+    queued_.fetch_add(1, std::memory_order_relaxed);
+    emit(EventKind::task_queued, rule, 0, t, depth);
+  }
+  void handoff(TaskId t, WorkerId w, Label rule, bool from_queue = false) {
+    if (from_queue) queued_.fetch_sub(1, std::memory_order_relaxed);
+    emit(EventKind::task_handoff, rule, w, t, from_queue ? 1 : 0);
+  }
+  void started(WorkerId w, TaskId t) {
+    if (w != 0) busy_.fetch_add(1, std::memory_order_relaxed);
+    emit(EventKind::task_started, kNoLabel, w, t);
+  }
+  void finished(WorkerId w, TaskId t) {
+    if (w != 0) busy_.fetch_sub(1, std::memory_order_relaxed);
+    completed_.fetch_add(1, std::memory_order_release);
+    emit(EventKind::task_finished, kNoLabel, w, t);
+  }
+  void threw(WorkerId w, TaskId t) {
+    if (w != 0) busy_.fetch_sub(1, std::memory_order_relaxed);
+    threw_.fetch_add(1, std::memory_order_release);
+    emit(EventKind::task_threw, kNoLabel, w, t);
+  }
+  void refused(TaskId t, Label reason) {
+    refused_.fetch_add(1, std::memory_order_release);
+    emit(EventKind::task_refused, reason, 0, t);
+  }
+  void dropped(TaskId t, Label rule, bool was_queued = true) {
+    if (was_queued) queued_.fetch_sub(1, std::memory_order_relaxed);
+    dropped_.fetch_add(1, std::memory_order_release);
+    emit(EventKind::task_dropped, rule, 0, t);
+  }
+  void blocked(TaskId t) {
+    blocked_.fetch_add(1, std::memory_order_relaxed);
+    emit(EventKind::submitter_blocked, kNoLabel, 0, t);
+  }
+  void unblocked(TaskId t) {
+    blocked_.fetch_sub(1, std::memory_order_relaxed);
+    emit(EventKind::submitter_unblocked, kNoLabel, 0, t);
+  }
+
+  // Runs job.fn as worker `w` between started and finished/threw. Returns the
+  // exception if the task threw (the design decides what that costs the worker).
+  std::exception_ptr run(WorkerId w, Job& job) {
+    started(w, job.id);
+    try {
+      job.fn();
+    } catch (...) {
+      threw(w, job.id);
+      return std::current_exception();
+    }
+    finished(w, job.id);
+    return nullptr;
+  }
+
+  // --- workers
+  void spawned(WorkerId w, Label rule) {
+    workers_.fetch_add(1, std::memory_order_relaxed);
+    emit(EventKind::worker_spawned, rule, w, 0);
+  }
+  void idle(WorkerId w, Label rule) { emit(EventKind::worker_idle, rule, w, 0); }
+  void reaped(WorkerId w, Label rule, Nanos idle_for) { emit(EventKind::worker_reaped, rule, w, 0, idle_for.count()); }
+  void exited(WorkerId w, Label rule) {
+    workers_.fetch_sub(1, std::memory_order_relaxed);
+    emit(EventKind::worker_exited, rule, w, 0);
+  }
+
+  // --- the pool
+  void cleaner_pass(Label rule, std::int64_t looked_at, std::int32_t reaped) {
+    emit(EventKind::cleaner_pass, rule, 0, 0, looked_at, reaped);
+  }
+  void tuned(Label param, std::int64_t value) { emit(EventKind::param_tuned, param, 0, 0, value); }
+  void state(Label state) { emit(EventKind::pool_state, state, 0, 0); }
+  void stopped(Label how, std::int64_t dropped) { emit(EventKind::pool_stopped, how, 0, 0, dropped); }
+
+  Counters counters() const;
+  Accounting accounting() const;
+
+  // The raw emitter, for a lab pool that needs a kind without a helper above.
+  void emit(EventKind kind, Label rule, WorkerId w, TaskId t, std::int64_t arg = 0, std::int32_t arg2 = 0) {
+    if (stream_ == nullptr) return;
+    stream_->record([&](Event& e) {
+      e.time = clock_->now().count();
+      e.task = t;
+      e.arg = arg;
+      e.arg2 = arg2;
+      e.worker = w;
+      e.pool = id_;
+      e.kind = kind;
+      e.rule = rule;
+      e.counters = counters();
+    });
+  }
+
+ private:
+  static std::uint32_t gauge(const std::atomic<std::int64_t>& g) {
+    auto v = g.load(std::memory_order_relaxed);
+    return v < 0 ? 0u : static_cast<std::uint32_t>(v);
+  }
+
+  Clock* clock_;
+  TraceStream* stream_;
+  std::string name_;
+  PoolId id_ = 0;
+  std::atomic<TaskId> next_task_{1};
+  std::atomic<WorkerId> next_worker_{1};
+  std::atomic<std::int64_t> workers_{0}, busy_{0}, queued_{0}, blocked_{0};
+  std::atomic<std::uint64_t> submitted_{0}, completed_{0}, threw_{0}, refused_{0}, dropped_{0};
+};
+
+inline Counters PoolTrace::counters() const {
+  return Counters{gauge(workers_), gauge(busy_), gauge(queued_), gauge(blocked_)};
+}
+
+}  // namespace poolscope

@@ -1,0 +1,39 @@
+// Every thread a pool starts goes through poolscope::Thread: it carries a name
+// (visible in gdb, top and perf) and is counted, so tests can prove that a
+// destroyed pool left no thread behind. Unlike std::thread, a Thread that is
+// still joinable is joined on destruction rather than calling std::terminate.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <thread>
+
+namespace poolscope {
+
+class Thread {
+ public:
+  Thread() = default;
+  // Starts `body` on a new OS thread named `name` (truncated to 15 chars, the
+  // Linux limit). Throws std::system_error if the OS refuses a new thread.
+  Thread(std::string name, std::move_only_function<void()> body);
+  Thread(Thread&&) noexcept = default;
+  Thread& operator=(Thread&& other) noexcept;
+  ~Thread();
+
+  bool joinable() const { return t_.joinable(); }
+  void join();
+  std::thread::id id() const { return t_.get_id(); }
+
+ private:
+  std::thread t_;
+};
+
+// Threads started through Thread whose body has not yet returned.
+std::size_t live_threads();
+// Threads started through Thread since the process began.
+std::size_t threads_created();
+// Every OS thread of this process right now (/proc/self/task), whoever made it.
+std::size_t os_thread_count();
+
+}  // namespace poolscope

@@ -1,0 +1,322 @@
+// The conformance suite: every registered design (baselines, the four
+// designs, lab pools) must keep the Pool contract. Each TEST_CASE runs once
+// per registry name. Pools run on a manual clock that is never advanced, so
+// no timed behaviour (reaping, keep-alive) fires behind the test's back.
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "pools/core/registry.h"
+#include "pools/core/thread.h"
+#include "tests/support/sync.h"
+
+using namespace poolscope;
+using test::await_condition;
+using test::await_event;
+using test::Gate;
+
+namespace {
+
+std::vector<std::string> designs() { return Registry::global().names(); }
+
+struct Rig {
+  ManualClock clock;
+  TraceStream stream{std::size_t{1} << 20};
+  TraceLog log{stream};
+  std::unique_ptr<Pool> pool;
+
+  explicit Rig(const std::string& design) { make(design); }
+  Rig() = default;
+  void make(const std::string& design) {
+    pool = Registry::global().create(design, nullptr, {.clock = &clock, .stream = &stream, .name = design});
+  }
+  PoolId id() const { return pool->trace().id(); }
+
+  // Quiescent: every accepted task has settled and the design's own state
+  // matches the counters of its last trace event.
+  void settle() {
+    await_condition([&] { return pool->accounting().in_flight() == 0; }, "every task settled");
+    await_condition(
+        [&] {
+          log.sync();
+          return pool->state() == log.last_counters(id());
+        },
+        "state() agrees with the trace");
+  }
+};
+
+struct Fates {
+  std::atomic<int> accepted{0}, refused{0}, closed{0};
+  void count(const SubmitResult& r) {
+    (r.fate == Fate::accepted ? accepted : r.fate == Fate::refused ? refused : closed)++;
+  }
+};
+
+// Submits `n` tasks from a thread of its own, so a design that blocks its
+// submitters (ants, a full bounded pool) cannot block the test.
+class Submitter {
+ public:
+  Submitter(Pool& pool, int n, std::function<Task(int)> make_task)
+      : accepted_(static_cast<std::size_t>(n)),
+        thread_("submitter", [this, &pool, n, make_task = std::move(make_task)] {
+          for (int i = 0; i < n; ++i) {
+            SubmitResult r = pool.submit(make_task(i));
+            accepted_[static_cast<std::size_t>(i)] = r.accepted();
+            fates.count(r);
+          }
+          done = true;
+        }) {}
+  void join() { thread_.join(); }
+  bool accepted(int i) const { return accepted_[static_cast<std::size_t>(i)]; }
+  Fates fates;
+  std::atomic<bool> done{false};
+
+ private:
+  std::vector<char> accepted_;
+  Thread thread_;  // last: it starts in the constructor and uses the members above
+};
+
+// Opens `gate` once `ready` holds: used to release gated workers only after
+// shutdown has begun, so that shutdown meets busy workers and waiting tasks.
+Thread open_when(Gate& gate, std::function<bool()> ready) {
+  return Thread("opener", [&gate, ready = std::move(ready)] {
+    auto deadline = std::chrono::steady_clock::now() + test::kSafetyLimit;
+    while (!ready() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    gate.open();
+  });
+}
+
+// Asks `pool` with a no-op task whether it is closed yet. A probe the pool
+// accepts runs like any task; `accepted` counts those.
+struct Probe {
+  Pool& pool;
+  std::atomic<int> accepted{0};
+  bool says_closed() {
+    SubmitResult r = pool.submit([] {});
+    accepted += r.accepted();
+    return r.fate == Fate::closed;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("conformance: each accepted task runs exactly once, and every fate is reported") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig(design);
+  constexpr int n = 1000;
+  std::vector<std::atomic<int>> ran(n);
+  std::vector<SubmitResult> results;
+  for (int i = 0; i < n; ++i) results.push_back(rig.pool->submit([&ran, i] { ran[static_cast<std::size_t>(i)]++; }));
+  rig.pool->shutdown(ShutdownMode::graceful);
+
+  int accepted = 0, refused = 0;
+  for (int i = 0; i < n; ++i) {
+    const SubmitResult& r = results[static_cast<std::size_t>(i)];
+    CHECK(r.fate != Fate::closed);
+    if (r.accepted()) {
+      ++accepted;
+      CHECK(ran[static_cast<std::size_t>(i)] == 1);
+    } else {
+      ++refused;
+      CHECK(ran[static_cast<std::size_t>(i)] == 0);
+      CHECK(r.reason != kNoLabel);
+    }
+  }
+  Accounting acc = rig.pool->accounting();
+  CHECK(acc.submitted == n);
+  CHECK(acc.completed == static_cast<std::uint64_t>(accepted));
+  CHECK(acc.refused == static_cast<std::uint64_t>(refused));
+  CHECK(acc.balanced());
+  rig.log.sync();
+  CHECK(rig.log.count(is_kind(EventKind::task_submitted)) == n);
+  CHECK(rig.log.count(is_kind(EventKind::task_started)) == static_cast<std::size_t>(accepted));
+  CHECK(rig.log.count(is_kind(EventKind::task_finished)) == static_cast<std::size_t>(accepted));
+  CHECK(rig.log.count(is_kind(EventKind::task_refused)) == static_cast<std::size_t>(refused));
+  CHECK(rig.log.count(is_kind(EventKind::pool_stopped)) == 1);
+}
+
+TEST_CASE("conformance: graceful shutdown runs everything accepted, even what waits") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig(design);
+  Gate gate;
+  constexpr int n = 40;
+  std::vector<std::atomic<int>> ran(n);
+  Submitter submitter(*rig.pool, n, [&](int i) -> Task {
+    return [&, i] {
+      gate.pass();
+      ran[static_cast<std::size_t>(i)]++;
+    };
+  });
+  gate.await_arrivals(1);  // workers are busy at the gate; the rest waits, blocks or is refused
+  Probe probe{*rig.pool};
+  Thread opener = open_when(gate, [&] { return probe.says_closed(); });
+  rig.pool->shutdown(ShutdownMode::graceful);
+  opener.join();
+  submitter.join();
+
+  for (int i = 0; i < n; ++i) CHECK(ran[static_cast<std::size_t>(i)] == (submitter.accepted(i) ? 1 : 0));
+  Accounting acc = rig.pool->accounting();
+  CHECK(acc.dropped == 0);
+  CHECK(acc.threw == 0);
+  CHECK(acc.balanced());
+  CHECK(rig.pool->state() == Counters{});
+}
+
+TEST_CASE("conformance: shutdown-now drops what waits and accounts for every task") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig(design);
+  Gate gate;
+  constexpr int n = 40;
+  std::vector<std::atomic<int>> ran(n);
+  Submitter submitter(*rig.pool, n, [&](int i) -> Task {
+    return [&, i] {
+      gate.pass();
+      ran[static_cast<std::size_t>(i)]++;
+    };
+  });
+  gate.await_arrivals(1);
+  // Wait until the submitter has finished or is blocked and the pool is still:
+  // then exactly state().queued tasks wait, and shutdown-now must drop them all.
+  await_condition(
+      [&] {
+        rig.log.sync();
+        Counters c = rig.pool->state();
+        return (submitter.done || c.blocked > 0) && c == rig.log.last_counters(rig.id());
+      },
+      "submissions settled");
+  const std::uint32_t waiting = rig.pool->state().queued;
+  Probe probe{*rig.pool};
+  Thread opener = open_when(gate, [&] {
+    return rig.log.count(is_kind(EventKind::task_dropped)) >= waiting && (waiting > 0 || probe.says_closed());
+  });
+  rig.pool->shutdown(ShutdownMode::now);
+  opener.join();
+  submitter.join();
+
+  Accounting acc = rig.pool->accounting();
+  CHECK(acc.dropped == waiting);
+  CHECK(acc.balanced());
+  int ran_total = 0;
+  for (int i = 0; i < n; ++i) {
+    CHECK(ran[static_cast<std::size_t>(i)] <= (submitter.accepted(i) ? 1 : 0));
+    ran_total += ran[static_cast<std::size_t>(i)];
+  }
+  CHECK(acc.completed == static_cast<std::uint64_t>(ran_total + probe.accepted));
+  CHECK(rig.pool->state() == Counters{});
+}
+
+TEST_CASE("conformance: the state counters agree with the trace") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig(design);
+  Gate gate;
+  Submitter submitter(*rig.pool, 8, [&](int) -> Task { return gate.task(); });
+  gate.await_arrivals(1);
+  await_condition(
+      [&] {
+        rig.log.sync();
+        return rig.pool->state() == rig.log.last_counters(rig.id());
+      },
+      "state() agrees with the trace while workers are busy");
+  CHECK(rig.pool->state().busy >= 1);
+  gate.open();
+  submitter.join();
+  for (int i = 0; i < 100; ++i) rig.pool->submit([] {});
+  rig.settle();
+  rig.pool->shutdown(ShutdownMode::graceful);
+}
+
+TEST_CASE("conformance: the accounting invariant holds under 8 submitters x 10,000 tasks") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig(design);
+  std::atomic<std::uint64_t> ran{0};
+  std::vector<std::unique_ptr<Submitter>> submitters;
+  for (int s = 0; s < 8; ++s)
+    submitters.push_back(std::make_unique<Submitter>(*rig.pool, 10000, [&](int) -> Task { return [&] { ran++; }; }));
+  std::uint64_t accepted = 0;
+  for (auto& s : submitters) {
+    s->join();
+    accepted += static_cast<std::uint64_t>(s->fates.accepted.load());
+    CHECK(s->fates.closed == 0);
+  }
+  rig.pool->shutdown(ShutdownMode::graceful);
+  Accounting acc = rig.pool->accounting();
+  CHECK(acc.submitted == 80000);
+  CHECK(acc.balanced());
+  CHECK(acc.completed == ran.load());
+  CHECK(acc.completed == accepted);
+  CHECK(rig.stream.dropped() == 0);
+}
+
+TEST_CASE("conformance: a task that throws neither kills the pool nor loses other tasks") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig(design);
+  constexpr int n = 300;
+  std::vector<std::atomic<int>> ran(n);
+  std::vector<SubmitResult> results;
+  for (int i = 0; i < n; ++i)
+    results.push_back(rig.pool->submit([&ran, i] {
+      ran[static_cast<std::size_t>(i)]++;
+      if (i % 3 == 0) throw std::runtime_error("task failed");
+    }));
+  rig.settle();
+  // The pool still works after its tasks threw.
+  std::atomic<bool> after{false};
+  SubmitResult last = rig.pool->submit([&] { after = true; });
+  rig.pool->shutdown(ShutdownMode::graceful);
+
+  std::uint64_t threw = 0, completed = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!results[static_cast<std::size_t>(i)].accepted()) continue;
+    CHECK(ran[static_cast<std::size_t>(i)] == 1);
+    (i % 3 == 0 ? threw : completed)++;
+  }
+  CHECK(threw > 0);
+  Accounting acc = rig.pool->accounting();
+  CHECK(acc.threw == threw);
+  CHECK(acc.completed == completed + (last.accepted() ? 1 : 0));
+  CHECK(after == last.accepted());
+  CHECK(acc.balanced());
+}
+
+TEST_CASE("conformance: destroying a pool joins every thread it started") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig;
+  const std::size_t os_before = os_thread_count();
+  const std::size_t live_before = live_threads();
+  rig.make(design);
+  Gate gate;
+  Submitter gated(*rig.pool, 4, [&](int) -> Task { return gate.task(); });
+  gate.await_arrivals(1);
+  gate.open();
+  gated.join();
+  for (int i = 0; i < 100; ++i) rig.pool->submit([] {});
+  rig.pool.reset();  // no shutdown() first: the destructor must do it
+  CHECK(os_thread_count() == os_before);
+  CHECK(live_threads() == live_before);
+}
+
+TEST_CASE("conformance: after shutdown, submissions are refused as closed") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig(design);
+  rig.pool->submit([] {});
+  rig.pool->shutdown(ShutdownMode::graceful);
+  rig.log.mark();
+  std::atomic<bool> ran{false};
+  SubmitResult r = rig.pool->submit([&] { ran = true; });
+  CHECK(r.fate == Fate::closed);
+  CHECK(r.reason == rules::pool_closed());
+  await_event(rig.log, is_kind(EventKind::task_refused, rules::pool_closed()), "refusal as closed");
+  rig.pool->shutdown(ShutdownMode::now);  // a second shutdown is harmless
+  CHECK_FALSE(ran);
+  CHECK(rig.pool->accounting().balanced());
+}

@@ -1,0 +1,197 @@
+#include "pools/core/clock.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "pools/core/thread.h"
+#include "tests/support/sync.h"
+
+using namespace poolscope;
+using namespace std::chrono_literals;
+using test::await_condition;
+
+TEST_CASE("manual clock: a timed wait returns exactly when the clock passes its deadline") {
+  ManualClock clock;
+  std::mutex m;
+  CondVar cv;
+  std::atomic<bool> done{false};
+  std::cv_status status = std::cv_status::no_timeout;
+  Time woke_at{-1};
+
+  Thread waiter("waiter", [&] {
+    std::unique_lock lock(m);
+    // Loop like real code does: a spurious wake-up before the deadline waits again.
+    while ((status = cv.wait_until(lock, clock, Time(5s))) == std::cv_status::no_timeout) {
+    }
+    woke_at = clock.now();
+    done = true;
+  });
+
+  REQUIRE(clock.await_waiters(1));
+  clock.advance(4s);
+  // The deadline has not passed: the waiter is still registered and asleep.
+  CHECK(clock.waiters() == 1);
+  CHECK_FALSE(done);
+  clock.advance(1s);
+  waiter.join();
+  CHECK(status == std::cv_status::timeout);
+  CHECK(woke_at == Time(5s));
+  CHECK(clock.waiters() == 0);
+}
+
+TEST_CASE("manual clock: advance wakes only the waiters whose deadline passed, earliest first") {
+  ManualClock clock;
+  std::mutex m;
+  std::vector<int> order;
+  std::vector<Thread> threads;
+  for (int seconds : {3, 1, 2}) {
+    threads.emplace_back("waiter", [&, seconds] {
+      std::mutex own;
+      CondVar cv;
+      std::unique_lock lock(own);
+      while (cv.wait_until(lock, clock, Time(std::chrono::seconds(seconds))) == std::cv_status::no_timeout) {
+      }
+      std::lock_guard g(m);
+      order.push_back(seconds);
+    });
+  }
+  REQUIRE(clock.await_waiters(3));
+  for (int step = 1; step <= 3; ++step) {
+    clock.advance(1s);
+    await_condition(
+        [&] {
+          std::lock_guard g(m);
+          return order.size() == static_cast<std::size_t>(step);
+        },
+        "waiter with deadline " + std::to_string(step) + "s woke");
+    CHECK(clock.waiters() == static_cast<std::size_t>(3 - step));
+  }
+  for (auto& t : threads) t.join();
+  CHECK(order == std::vector<int>{1, 2, 3});
+}
+
+TEST_CASE("manual clock: a notification wakes a timed waiter before its deadline") {
+  ManualClock clock;
+  std::mutex m;
+  CondVar cv;
+  bool ready = false;
+  bool got = false;
+  Thread waiter("waiter", [&] {
+    std::unique_lock lock(m);
+    got = cv.wait_until(lock, clock, Time(10s), [&] { return ready; });
+  });
+  REQUIRE(clock.await_waiters(1));
+  {
+    std::lock_guard g(m);
+    ready = true;
+  }
+  cv.notify_one();
+  waiter.join();
+  CHECK(got);
+  CHECK(clock.now() == Time(0));
+}
+
+TEST_CASE("manual clock: a deadline already passed returns timeout at once") {
+  ManualClock clock;
+  clock.advance(2s);
+  std::mutex m;
+  CondVar cv;
+  std::unique_lock lock(m);
+  CHECK(cv.wait_until(lock, clock, Time(1s)) == std::cv_status::timeout);
+  CHECK_FALSE(cv.wait_until(lock, clock, Time(2s), [] { return false; }));
+}
+
+TEST_CASE("ticker on a manual clock: one tick per period, on the grid from its creation") {
+  ManualClock clock;
+  Ticker ticker(clock, 1s);
+  std::atomic<int> ticks{0};
+  std::vector<Time> at;
+  Thread receiver("ticker", [&] {
+    while (ticker.wait()) {
+      at.push_back(clock.now());
+      ++ticks;
+    }
+  });
+
+  for (int i = 1; i <= 3; ++i) {
+    REQUIRE(clock.await_waiters(1));
+    clock.advance(1s);
+    await_condition([&] { return ticks == i; }, "tick " + std::to_string(i));
+  }
+  // Half a period: no tick; the receiver goes back to sleep.
+  REQUIRE(clock.await_waiters(1));
+  clock.advance(500ms);
+  CHECK(clock.waiters() == 1);
+  CHECK(ticks == 3);
+  clock.advance(500ms);
+  await_condition([&] { return ticks == 4; }, "tick 4");
+
+  // A receiver that misses several periods gets one tick, and the grid stays.
+  REQUIRE(clock.await_waiters(1));
+  clock.advance(3s);
+  await_condition([&] { return ticks == 5; }, "tick after a 3-period jump");
+  REQUIRE(clock.await_waiters(1));
+  clock.advance(1s);
+  await_condition([&] { return ticks == 6; }, "tick on the grid");
+
+  ticker.stop();
+  receiver.join();
+  CHECK(at == std::vector<Time>{Time(1s), Time(2s), Time(3s), Time(4s), Time(7s), Time(8s)});
+}
+
+TEST_CASE("ticker: created before its receiver starts, it still ticks on time") {
+  ManualClock clock;
+  Ticker ticker(clock, 1s);
+  clock.advance(1s);  // the receiver has not even started
+  CHECK(ticker.wait());
+  CHECK(clock.now() == Time(1s));
+}
+
+TEST_CASE("ticker: reset restarts the period from now") {
+  ManualClock clock;
+  Ticker ticker(clock, 1s);
+  clock.advance(700ms);
+  ticker.reset(1s);
+  std::atomic<bool> ticked{false};
+  Thread t("ticker", [&] { ticked = ticker.wait(); });
+  REQUIRE(clock.await_waiters(1));
+  clock.advance(300ms);  // 1 s since creation, only 300 ms since the reset
+  CHECK(clock.waiters() == 1);
+  clock.advance(700ms);
+  t.join();
+  CHECK(ticked);
+  CHECK(clock.now() == Time(1700ms));
+}
+
+TEST_CASE("manual clock: sleep_for sleeps exactly until advanced past it") {
+  ManualClock clock;
+  std::atomic<bool> woke{false};
+  Thread sleeper("sleeper", [&] {
+    clock.sleep_for(2s);
+    woke = true;
+  });
+  REQUIRE(clock.await_waiters(1));
+  clock.advance(1s);
+  CHECK(clock.waiters() == 1);
+  CHECK_FALSE(woke);
+  clock.advance(1s);
+  sleeper.join();
+  CHECK(woke);
+}
+
+TEST_CASE("scaled steady clock: a scaled second passes and timed waits end after it") {
+  SteadyClock fast(1000.0);  // a scenario second in a wall millisecond
+  Time start = fast.now();
+  fast.sleep_for(1s);
+  CHECK(fast.now() - start >= Time(1s));
+
+  std::mutex m;
+  CondVar cv;
+  std::unique_lock lock(m);
+  Time deadline = fast.now() + 2s;
+  while (cv.wait_until(lock, fast, deadline) == std::cv_status::no_timeout) {
+  }
+  CHECK(fast.now() >= deadline);
+}

@@ -1,0 +1,208 @@
+#include <atomic>
+#include <map>
+#include <vector>
+
+#include "pools/core/pool_trace.h"
+#include "pools/core/submit_gate.h"
+#include "pools/core/thread.h"
+#include "pools/core/trace_log.h"
+#include "tests/support/sync.h"
+
+using namespace poolscope;
+using namespace std::chrono_literals;
+
+TEST_CASE("trace stream: events come out in the order they went in") {
+  TraceStream stream(16);
+  for (int i = 0; i < 10; ++i) stream.record([&](Event& e) { e.arg = i; });
+  std::vector<Event> out;
+  CHECK(stream.drain(out) == 10);
+  for (int i = 0; i < 10; ++i) CHECK(out[static_cast<std::size_t>(i)].arg == i);
+  CHECK(stream.drain(out) == 0);
+  CHECK(stream.dropped() == 0);
+}
+
+TEST_CASE("trace stream: a full ring drops and counts, and keeps working after a drain") {
+  TraceStream stream(8);
+  int kept = 0;
+  for (int i = 0; i < 20; ++i) kept += stream.record([&](Event& e) { e.arg = i; });
+  CHECK(kept == 8);
+  CHECK(stream.dropped() == 12);
+  std::vector<Event> out;
+  CHECK(stream.drain(out, 3) == 3);
+  CHECK(out.back().arg == 2);
+  CHECK(stream.record([](Event& e) { e.arg = 100; }));
+  out.clear();
+  CHECK(stream.drain(out) == 6);
+  CHECK(out.front().arg == 3);
+  CHECK(out.back().arg == 100);
+}
+
+TEST_CASE("trace stream: many producers, one consumer, nothing lost and each producer in order") {
+  TraceStream stream(1 << 10);  // small, so the consumer must keep up while producers run
+  constexpr int kThreads = 4, kEach = 20000;
+  std::atomic<bool> stop{false};
+  std::vector<Event> got;
+  Thread consumer("consumer", [&] {
+    while (!stop.load() || stream.drain(got) > 0) stream.drain(got);
+  });
+  std::vector<Thread> producers;
+  std::atomic<std::uint64_t> kept{0};
+  for (int t = 0; t < kThreads; ++t) {
+    producers.emplace_back("producer", [&, t] {
+      for (int i = 0; i < kEach; ++i)
+        kept += stream.record([&](Event& e) {
+          e.worker = static_cast<WorkerId>(t);
+          e.arg = i;
+        });
+    });
+  }
+  for (auto& p : producers) p.join();
+  stop = true;
+  consumer.join();
+  CHECK(got.size() == kept.load());
+  CHECK(kept.load() + stream.dropped() == std::uint64_t{kThreads} * kEach);
+  std::map<WorkerId, std::int64_t> last;
+  for (const Event& e : got) {
+    auto [it, fresh] = last.try_emplace(e.worker, -1);
+    CHECK(e.arg > it->second);
+    it->second = e.arg;
+  }
+}
+
+TEST_CASE("pool trace: each operation moves the right counters and the accounting") {
+  ManualClock clock;
+  TraceStream stream;
+  PoolTrace trace({.clock = &clock, .stream = &stream, .name = "p"}, "demo");
+  Label rule = intern_label("test-rule", "a rule used by this test");
+
+  WorkerId w = trace.new_worker_id();
+  trace.spawned(w, rule);
+  TaskId a = trace.submitted();
+  trace.queued(a, rule);
+  CHECK(trace.counters() == Counters{1, 0, 1, 0});
+  trace.handoff(a, w, rule, /*from_queue=*/true);
+  clock.advance(5ms);
+  trace.started(w, a);
+  CHECK(trace.counters() == Counters{1, 1, 0, 0});
+  trace.finished(w, a);
+  TaskId b = trace.submitted();
+  trace.blocked(b);
+  CHECK(trace.counters().blocked == 1);
+  trace.unblocked(b);
+  trace.refused(b, rule);
+  TaskId c = trace.submitted();
+  trace.queued(c, rule);
+  trace.dropped(c, rule);
+  TaskId d = trace.submitted();
+  Job job{d, [] { throw std::runtime_error("boom"); }};
+  CHECK(trace.run(w, job) != nullptr);
+  trace.exited(w, rule);
+
+  Accounting acc = trace.accounting();
+  CHECK(acc.submitted == 4);
+  CHECK(acc.completed == 1);
+  CHECK(acc.refused == 1);
+  CHECK(acc.dropped == 1);
+  CHECK(acc.threw == 1);
+  CHECK(acc.balanced());
+  CHECK(trace.counters() == Counters{0, 0, 0, 0});
+
+  std::vector<Event> events;
+  stream.drain(events);
+  REQUIRE(events.size() == 17);
+  CHECK(events[0].kind == EventKind::worker_spawned);
+  CHECK(events[0].counters.workers == 1);
+  CHECK(events[0].rule == rule);
+  CHECK(events[4].kind == EventKind::task_started);
+  CHECK(events[4].time == 5'000'000);
+  CHECK(events[4].task == a);
+  CHECK(events[4].worker == w);
+  CHECK(label_code(events[0].rule) == "test-rule");
+  CHECK(label_text(events[0].rule) == "a rule used by this test");
+}
+
+TEST_CASE("pool trace: the last event's counters equal the gauges, however threads interleave") {
+  TraceStream stream(1 << 20);
+  PoolTrace trace({.stream = &stream}, "demo");
+  std::vector<Thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back("worker", [&] {
+      WorkerId w = trace.new_worker_id();
+      trace.spawned(w, kNoLabel);
+      for (int i = 0; i < 5000; ++i) {
+        TaskId id = trace.submitted();
+        trace.queued(id, kNoLabel);
+        trace.handoff(id, w, kNoLabel, true);
+        trace.started(w, id);
+        trace.finished(w, id);
+      }
+      if (w % 2 == 0) trace.exited(w, kNoLabel);
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::vector<Event> events;
+  stream.drain(events);
+  REQUIRE(stream.dropped() == 0);
+  CHECK(events.back().counters == trace.counters());
+  CHECK(trace.counters() == Counters{2, 0, 0, 0});
+  CHECK(trace.accounting().balanced());
+}
+
+TEST_CASE("pool trace: untraced pools keep their gauges and accounting") {
+  PoolTrace trace({}, "demo");
+  CHECK_FALSE(trace.traced());
+  TaskId id = trace.submitted();
+  trace.refused(id, rules::pool_closed());
+  CHECK(trace.accounting().refused == 1);
+  CHECK(trace.name() == "demo");
+}
+
+TEST_CASE("trace log: wait_for finds the next matching event after the previous match") {
+  TraceStream stream;
+  TraceLog log(stream);
+  PoolTrace trace({.stream = &stream}, "demo");
+  TaskId a = trace.submitted();
+  TaskId b = trace.submitted();
+  auto first = test::await_event(log, is_kind(EventKind::task_submitted), "first submission");
+  auto second = test::await_event(log, is_kind(EventKind::task_submitted), "second submission");
+  CHECK(first.task == a);
+  CHECK(second.task == b);
+  CHECK_FALSE(log.wait_for(is_kind(EventKind::task_submitted), 1ms).has_value());
+  log.mark();
+  trace.refused(trace.submitted(), rules::pool_closed());
+  CHECK(test::await_event(log, is_kind(EventKind::task_refused, rules::pool_closed()), "refusal").task == 3);
+  CHECK(log.last_counters(trace.id()) == Counters{});
+}
+
+TEST_CASE("submit gate: close waits out the submits already inside") {
+  SubmitGate gate;
+  REQUIRE(gate.enter());
+  CHECK(gate.close());
+  CHECK_FALSE(gate.close());
+  CHECK_FALSE(gate.enter());
+  std::atomic<bool> drained{false};
+  Thread waiter("drain", [&] {
+    gate.wait_empty();
+    drained = true;
+  });
+  CHECK_FALSE(drained);
+  gate.leave();
+  waiter.join();
+  CHECK(drained);
+}
+
+TEST_CASE("threads: Thread is counted while it runs and joined on destruction") {
+  Thread("warm-up", [] {}).join();  // sanitizers start a helper thread at the first thread; count after it
+  auto before = live_threads();
+  auto os_before = os_thread_count();
+  test::Gate gate;
+  {
+    Thread t("counted", gate.task());
+    gate.await_arrivals(1);
+    CHECK(live_threads() == before + 1);
+    CHECK(os_thread_count() == os_before + 1);
+    gate.open();
+  }
+  CHECK(live_threads() == before);
+  CHECK(os_thread_count() == os_before);
+}

@@ -1,0 +1,49 @@
+// Test helpers that synchronise on what happened, never on how long it took.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "pools/core/trace_log.h"
+
+namespace poolscope::test {
+
+// The real-time safety limit for every wait in the tests: generous, and
+// reaching it fails the test.
+inline constexpr std::chrono::seconds kSafetyLimit{20};
+
+// Waits for the next event matching `pred` (see TraceLog::wait_for) and fails
+// the test, naming `what`, if none comes within the safety limit.
+Event await_event(TraceLog& log, const TraceLog::Pred& pred, const std::string& what);
+
+// Waits until `cond` holds (checked on every state change we can't observe
+// otherwise, at most every millisecond), failing the test after the limit.
+void await_condition(const std::function<bool()>& cond, const std::string& what);
+
+// A gate tasks can block on: closed until open(). Counts who arrived.
+class Gate {
+ public:
+  void open();
+  bool is_open() const;
+  // Blocks until open() (or fails the test after the safety limit).
+  void pass();
+  // A task that arrives at the gate, waits for it to open, then returns.
+  std::function<void()> task();
+  int arrived() const { return arrived_.load(); }
+  // Waits until `n` tasks are waiting at (or have passed) the gate.
+  void await_arrivals(int n);
+
+ private:
+  mutable std::mutex m_;
+  std::condition_variable cv_;
+  bool open_ = false;
+  std::atomic<int> arrived_{0};
+};
+
+}  // namespace poolscope::test
