@@ -27,6 +27,11 @@ struct SubmitResult {
   static SubmitResult closed() { return {Fate::closed, rules::pool_closed()}; }
 };
 
+// What a submitter may say about a task beyond the task itself.
+struct SubmitOptions {
+  int priority = 0;  // higher runs first, where the design has a priority queue (Java's PriorityBlockingQueue)
+};
+
 enum class ShutdownMode {
   graceful,  // stop accepting; everything accepted runs
   now,       // stop accepting; tasks still waiting are dropped (and counted)
@@ -40,7 +45,8 @@ class Pool {
 
   // Hands `task` to the pool and reports its fate. A design whose original
   // blocks the submitter (ants, Java's CallerRuns) blocks here too.
-  virtual SubmitResult submit(Task task) = 0;
+  virtual SubmitResult submit(Task task, const SubmitOptions& options) = 0;
+  SubmitResult submit(Task task) { return submit(std::move(task), SubmitOptions{}); }
 
   // Stops accepting: later submits get Fate::closed, and submitters blocked
   // inside submit() are woken and get Fate::closed. Then finishes as `mode`

@@ -13,7 +13,7 @@ class SpawnPool final : public Pool {
 
   std::string_view design() const override { return "spawn"; }
 
-  SubmitResult submit(Task task) override {
+  SubmitResult submit(Task task, const SubmitOptions&) override {
     SubmitGate::Entry entry(gate_);
     if (!entry) {
       impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());

@@ -12,7 +12,7 @@ class Counter final : public Pool {
  public:
   Counter(const Params& p, const TraceTarget& t) : trace_(t, "registry-test"), limit_(p.integer("Limit")) {}
   std::string_view design() const override { return "registry-test"; }
-  SubmitResult submit(Task task) override {
+  SubmitResult submit(Task task, const SubmitOptions&) override {
     trace_.refused(trace_.submitted(), rules::pool_closed());
     (void)task;
     return SubmitResult::closed();
