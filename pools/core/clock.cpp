@@ -105,6 +105,79 @@ bool ManualClock::await_waiters(std::size_t n, std::chrono::milliseconds limit) 
   return waiters_changed_.wait_for(lock, limit, [&] { return waiting_.size() >= n; });
 }
 
+// --- AdjustableClock ------------------------------------------------------------
+
+AdjustableClock::AdjustableClock(double scale) : base_wall_(std::chrono::steady_clock::now()), scale_(scale) {}
+
+Time AdjustableClock::now_locked() const {
+  if (paused_) return base_;
+  auto real = Nanos(std::chrono::steady_clock::now() - base_wall_);
+  return base_ + Nanos(static_cast<std::int64_t>(static_cast<double>(real.count()) * scale_));
+}
+
+void AdjustableClock::rebase_locked() {
+  base_ = now_locked();
+  base_wall_ = std::chrono::steady_clock::now();
+  for (auto& [deadline, cv] : waiting_) cv->cv_.notify_all();  // re-time every waiter
+}
+
+Time AdjustableClock::now() const {
+  std::lock_guard g(m_);
+  return now_locked();
+}
+
+std::cv_status AdjustableClock::wait_until(CondVar& cv, LockRef lock, Time deadline) {
+  // Same locking as ManualClock: the clock's mutex is held from reading the
+  // time until the waiter sleeps, and changes notify under it.
+  std::unique_lock clock_lock(m_);
+  if (now_locked() >= deadline) return std::cv_status::timeout;
+  auto it = waiting_.emplace(deadline, &cv);
+  BothLocks both{lock, clock_lock};
+  if (paused_) {
+    cv.cv_.wait(both);
+  } else {
+    Time until = std::min(deadline, now_locked() + std::chrono::hours(24 * 365));
+    auto wall = base_wall_ + Nanos(static_cast<std::int64_t>(static_cast<double>((until - base_).count()) / scale_));
+    cv.cv_.wait_until(both, wall);
+  }
+  waiting_.erase(it);
+  bool expired = now_locked() >= deadline;
+  clock_lock.unlock();
+  return expired ? std::cv_status::timeout : std::cv_status::no_timeout;
+}
+
+double AdjustableClock::scale() const {
+  std::lock_guard g(m_);
+  return scale_;
+}
+
+void AdjustableClock::set_scale(double scale) {
+  std::lock_guard g(m_);
+  if (scale <= 0 || scale == scale_) return;
+  rebase_locked();
+  scale_ = scale;
+}
+
+void AdjustableClock::pause() {
+  std::lock_guard g(m_);
+  if (paused_) return;
+  rebase_locked();
+  paused_ = true;
+}
+
+void AdjustableClock::resume() {
+  std::lock_guard g(m_);
+  if (!paused_) return;
+  base_wall_ = std::chrono::steady_clock::now();
+  paused_ = false;
+  for (auto& [deadline, cv] : waiting_) cv->cv_.notify_all();
+}
+
+bool AdjustableClock::paused() const {
+  std::lock_guard g(m_);
+  return paused_;
+}
+
 // --- Ticker -----------------------------------------------------------------
 
 Ticker::Ticker(Clock& clock, Nanos period) : clock_(clock), period_(period), next_(clock.now() + period) {}

@@ -65,6 +65,7 @@ class CondVar {
  private:
   friend class SteadyClock;
   friend class ManualClock;
+  friend class AdjustableClock;
   std::condition_variable_any cv_;
 };
 
@@ -115,6 +116,34 @@ class ManualClock final : public Clock {
   mutable std::mutex m_;
   mutable std::condition_variable waiters_changed_;
   Time now_{0};
+  std::multimap<Time, CondVar*> waiting_;
+};
+
+// Real time that can be paused, resumed and rescaled while pools run on it:
+// the scenario engine's clock, so the GUI can pause a run or change its speed.
+// Every timed waiter is re-timed on a change (a waiter that computed its
+// wall-clock deadline under the old speed is woken to compute it again).
+class AdjustableClock final : public Clock {
+ public:
+  explicit AdjustableClock(double scale = 1.0);
+  Time now() const override;
+  std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override;
+
+  double scale() const;
+  void set_scale(double scale);  // > 0
+  void pause();
+  void resume();
+  bool paused() const;
+
+ private:
+  Time now_locked() const;
+  void rebase_locked();
+
+  mutable std::mutex m_;
+  std::chrono::steady_clock::time_point base_wall_;
+  Time base_{0};  // scenario time at base_wall_
+  double scale_;
+  bool paused_ = false;
   std::multimap<Time, CondVar*> waiting_;
 };
 

@@ -24,7 +24,8 @@ struct Table {
   std::deque<Entry> entries{Entry{}};  // id 0 = no label
   std::array<const Entry*, 65536> by_id{};
   std::atomic<std::size_t> count{1};
-  std::unordered_map<std::string_view, Label> by_code;
+  std::unordered_map<std::string, Label> by_key;        // code + '\n' + text
+  std::unordered_map<std::string_view, Label> by_code;  // the first label with each code
   Table() { by_id[0] = &entries[0]; }
 };
 
@@ -38,11 +39,13 @@ Table& table() {
 Label intern_label(std::string_view code, std::string_view text) {
   Table& t = table();
   std::lock_guard g(t.m);
-  if (auto it = t.by_code.find(code); it != t.by_code.end()) return it->second;
+  std::string key = std::string(code) + '\n' + std::string(text);
+  if (auto it = t.by_key.find(key); it != t.by_key.end()) return it->second;
   std::size_t id = t.count.load(std::memory_order_relaxed);
   if (id >= t.by_id.size()) throw std::length_error("poolscope: too many trace labels");
   const Entry& e = t.entries.emplace_back(Entry{std::string(code), std::string(text)});
   t.by_id[id] = &e;
+  t.by_key.emplace(std::move(key), static_cast<Label>(id));
   t.by_code.emplace(e.code, static_cast<Label>(id));
   t.count.store(id + 1, std::memory_order_release);
   return static_cast<Label>(id);

@@ -15,10 +15,11 @@ namespace poolscope {
 using Label = std::uint16_t;
 inline constexpr Label kNoLabel = 0;
 
-// Returns the id of `code`, interning it (with `text`) on first use. Thread-safe.
-// The text given at first use is kept; later texts for the same code are ignored.
+// Returns the id of (code, text), interning it on first use. Thread-safe.
+// Designs may share a code ("new-worker", "cleaner-pass") so their rules can
+// be compared, each with its own text: the pair is the label's identity.
 Label intern_label(std::string_view code, std::string_view text = {});
-// Returns the id of `code` if interned, else kNoLabel.
+// Returns the id of the first label interned with `code`, else kNoLabel.
 Label find_label(std::string_view code);
 
 std::string_view label_code(Label id);  // "" for kNoLabel or unknown ids

@@ -1,6 +1,7 @@
 #include "pools/core/trace_log.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace poolscope {
 

@@ -40,3 +40,10 @@ std::size_t TraceStream::drain(std::vector<Event>& out, std::size_t max) {
 }
 
 }  // namespace poolscope
+
+namespace poolscope {
+std::uint64_t TraceStream::consumed() const {
+  std::lock_guard g(consumer_);
+  return tail_;
+}
+}  // namespace poolscope

@@ -49,6 +49,8 @@ class TraceStream {
   std::size_t drain(std::vector<Event>& out, std::size_t max = SIZE_MAX);
 
   std::uint64_t recorded() const { return head_.load(std::memory_order_relaxed); }
+  // Events drained so far (consumer side).
+  std::uint64_t consumed() const;
   std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
   std::size_t capacity() const { return mask_ + 1; }
 

@@ -1,16 +1,31 @@
-// poolscope: the headless runner.
+// poolscope: the headless runner. Compares pool designs under a scenario and
+// writes what happened as a table, JSON, a Chrome trace or CSV.
+//
+// Exit codes: 0 success; 1 invariant breach or stall; 2 bad input or usage.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
-#include "pools/core/duration.h"
 #include "pools/core/registry.h"
+#include "scenarios/engine/atomic_file.h"
+#include "scenarios/engine/exports.h"
+#include "scenarios/engine/library.h"
+#include "scenarios/engine/result_json.h"
+#include "scenarios/runner/table.h"
 
 namespace {
 
-using poolscope::json;
-using poolscope::Registry;
+using namespace poolscope;
+using namespace poolscope::scenario;
+using runner::human_duration;
+
+constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
 
 int list_pools(bool as_json) {
   const Registry& r = Registry::global();
@@ -18,26 +33,26 @@ int list_pools(bool as_json) {
     json out = json::array();
     for (const auto& name : r.names()) out.push_back(r.get(name).to_json());
     std::cout << out.dump(2) << "\n";
-    return 0;
+    return kOk;
   }
   for (const auto& name : r.names()) {
-    const auto& d = r.get(name);
-    std::cout << std::left << std::setw(12) << d.name << " " << d.summary << "\n";
+    const Design& d = r.get(name);
+    std::cout << std::left << std::setw(14) << d.name << " " << std::setw(9) << d.origin << " " << d.summary << "\n";
   }
-  return 0;
+  return kOk;
 }
 
 int describe_pool(const std::string& name, bool as_json) {
-  const auto& d = Registry::global().get(name);
+  const Design& d = Registry::global().get(name);
   if (as_json) {
     std::cout << d.to_json().dump(2) << "\n";
-    return 0;
+    return kOk;
   }
   std::cout << d.name << ": " << d.summary << "\n";
   if (!d.docs.empty()) std::cout << "docs: " << d.docs << "\n";
   if (d.params.empty()) std::cout << "\n(no parameters)\n";
-  for (const auto& p : d.params) {
-    std::cout << "\n  " << p.name << " (" << poolscope::type_name(p.type) << (p.live ? ", live" : "") << ")\n";
+  for (const ParamSpec& p : d.params) {
+    std::cout << "\n  " << p.name << " (" << type_name(p.type) << (p.live ? ", live" : "") << ")\n";
     std::cout << "    default " << p.default_value.dump();
     if (!p.min.is_null() || !p.max.is_null())
       std::cout << ", range [" << (p.min.is_null() ? "" : p.min.dump()) << ", " << (p.max.is_null() ? "" : p.max.dump())
@@ -49,7 +64,142 @@ int describe_pool(const std::string& name, bool as_json) {
     if (!p.unit.empty()) std::cout << ", unit " << p.unit;
     std::cout << "\n    " << p.help << "\n";
   }
-  return 0;
+  return kOk;
+}
+
+int list_scenarios(bool as_json) {
+  auto entries = list_library();
+  if (as_json) {
+    json out = json::array();
+    for (const auto& e : entries) out.push_back({{"name", e.name}, {"lesson", e.lesson}, {"file", e.file.string()}});
+    std::cout << out.dump(2) << "\n";
+    return kOk;
+  }
+  for (const auto& e : entries) std::cout << std::left << std::setw(22) << e.name << " " << e.lesson << "\n";
+  return kOk;
+}
+
+// `--set POOL.PARAM=VALUE`: VALUE is JSON when it parses as JSON (10, true,
+// "x"), else a string (so 2s needs no quotes).
+std::pair<std::string, json> parse_setting(const std::string& arg) {
+  auto eq = arg.find('=');
+  if (eq == std::string::npos) throw ConfigError("--set " + arg, "expected POOL.PARAM=VALUE");
+  std::string value = arg.substr(eq + 1);
+  json v = json::parse(value, nullptr, false);
+  if (v.is_discarded()) v = value;
+  return {arg.substr(0, eq), v};
+}
+
+Scenario load_with_overrides(const std::string& arg, const Overrides& o) {
+  std::filesystem::path file = resolve_scenario(arg);
+  std::ifstream in(file);
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded()) return load_scenario(file);  // reports the parse error with its position
+  try {
+    j = apply_overrides(std::move(j), o);
+  } catch (const ConfigError& e) {
+    throw ScenarioError(file.string(), e);
+  }
+  return parse_scenario(j, file.string(), file.parent_path());
+}
+
+int validate(const std::string& arg) {
+  Scenario s = load_scenario(resolve_scenario(arg));
+  Workload w = generate(s);
+  std::cout << s.file << ": ok: \"" << s.name << "\", " << s.phases.size() << " phases, " << w.arrivals.size()
+            << " scheduled tasks" << (w.clients.empty() ? "" : ", " + std::to_string(w.clients.size()) + " clients")
+            << ", " << s.pools.size() << " pools, " << human_duration(static_cast<double>(s.duration().count()) / 1e9)
+            << " of scenario time (" << human_duration(static_cast<double>(s.duration().count()) / 1e9 / s.time_scale)
+            << " at time scale " << s.time_scale << ")\n";
+  return kOk;
+}
+
+struct RunArgs {
+  std::string scenario{kDefaultScenario};
+  Overrides overrides;
+  std::vector<std::string> settings;
+  std::string out, json_out, chrome, csv;
+  bool events = false, quiet = false;
+};
+
+void show_progress(Run& run, double expected_wall) {
+  bool tty = isatty(STDERR_FILENO);
+  if (!tty || expected_wall < 1.0) {
+    run.wait();
+    return;
+  }
+  while (!run.finished()) {
+    double p = run.progress();
+    int filled = static_cast<int>(p * 30);
+    std::fprintf(stderr, "\r[%-30s] %3.0f%%  %s scenario time",
+                 std::string(static_cast<std::size_t>(filled), '#').c_str(), p * 100,
+                 runner::human_duration(static_cast<double>(run.now().count()) / 1e9).c_str());
+    std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::fprintf(stderr, "\r%60s\r", "");
+  run.wait();
+}
+
+int run(RunArgs& a) {
+  for (const auto& s : a.settings) a.overrides.settings.push_back(parse_setting(s));
+  Scenario s = load_with_overrides(a.scenario, a.overrides);
+  bool json_to_stdout = a.json_out == "-" || a.out == "-";
+  bool table = !a.quiet && !json_to_stdout;
+
+  RunOptions options;
+  options.keep_events = a.events;
+  Run r(s, options);
+  r.start();
+  double segments = s.schedule == Schedule::sequential ? static_cast<double>(s.pools.size()) : 1.0;
+  if (table)
+    show_progress(r, static_cast<double>(s.duration().count()) / 1e9 / s.time_scale * segments);
+  else
+    r.wait();
+  const RunOutcome& outcome = r.outcome();
+  const metrics::RunMetrics& m = r.metrics();
+  if (outcome.pools.end() !=
+      std::find_if(outcome.pools.begin(), outcome.pools.end(), [](const PoolOutcome& p) { return p.shutdown_hung; })) {
+    std::cerr << "poolscope: a stalled pool did not shut down; exiting without cleaning up\n";
+    std::cout.flush();
+    std::_Exit(kFailed);
+  }
+
+  ResultOptions ro{.include_events = a.events};
+  auto write = [&](std::ostream& o) { write_result(o, s, outcome, m, ro); };
+  for (const std::string& dest : {a.out, a.json_out}) {
+    if (dest.empty()) continue;
+    if (dest == "-")
+      write(std::cout);
+    else
+      write_atomically(dest, write);
+  }
+  if (!a.chrome.empty()) write_atomically(a.chrome, [&](std::ostream& o) { write_chrome_trace(o, s, m); });
+  if (!a.csv.empty()) write_csv_series(a.csv, m);
+
+  RunStatus status = run_status(outcome, m);
+  if (table) {
+    runner::print_summary_table(std::cout, s, outcome, m);
+    if (outcome.events_dropped)
+      std::cout << "\nnote: the trace dropped " << outcome.events_dropped << " events (the consumer fell behind)\n";
+    for (const PoolOutcome& p : outcome.pools) {
+      if (!p.stall) continue;
+      std::cout << "\n"
+                << p.name << " STALLED at " << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9)
+                << ": no task started or ended for "
+                << runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9) << " with "
+                << p.stall->accounting.in_flight() << " tasks outstanding (workers " << p.stall->state.workers
+                << ", busy " << p.stall->state.busy << ", queued " << p.stall->state.queued << ", blocked submitters "
+                << p.stall->state.blocked << "); it was shut down at once.\n";
+    }
+  }
+  if (status == RunStatus::invariant_breach) {
+    for (const PoolOutcome& p : outcome.pools)
+      if (const auto* pm = m.pool(p.trace_id))
+        if (auto why = invariant_problem(p, pm->totals(), outcome.events_dropped == 0); !why.empty())
+          std::cerr << "poolscope: invariant breach in " << p.name << ": " << why << "\n";
+  }
+  return status == RunStatus::ok || status == RunStatus::stopped ? kOk : kFailed;
 }
 
 }  // namespace
@@ -57,27 +207,56 @@ int describe_pool(const std::string& name, bool as_json) {
 int main(int argc, char** argv) {
   CLI::App app{"poolscope: compare worker-pool designs under the same scripted workload"};
   app.require_subcommand(1);
+  app.footer("Exit codes: 0 success, 1 invariant breach or stall, 2 bad input or usage.");
 
-  bool json_out = false;
+  RunArgs ra;
+  auto* run_cmd = app.add_subcommand("run", "run a scenario and compare its pools");
+  run_cmd->add_option("SCENARIO", ra.scenario, "a scenario file, or a shipped scenario's name (default: tour)");
+  run_cmd->add_option(
+      "--pool", ra.overrides.pools,
+      "run only this pool (repeat for more); a registered design not in the scenario runs with its defaults");
+  run_cmd->add_option("--set", ra.settings, "POOL.PARAM=VALUE: override a pool parameter (repeatable)");
+  run_cmd->add_option("--seed", ra.overrides.seed, "override the scenario's seed");
+  run_cmd->add_option("--time-scale", ra.overrides.time_scale, "scenario seconds per wall second")
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--out", ra.out, "write the result JSON here ('-' for stdout)");
+  run_cmd->add_option("--json", ra.json_out, "write the result JSON here ('-' for stdout, no table)");
+  run_cmd->add_flag("--events", ra.events, "include every trace event in the result JSON");
+  run_cmd->add_option("--chrome-trace", ra.chrome, "write a Chrome/Perfetto trace here");
+  run_cmd->add_option("--csv", ra.csv, "write each pool's counter series as CSV into this directory");
+  run_cmd->add_flag("-q,--quiet", ra.quiet, "no progress bar, no table");
+
+  std::string target;
+  auto* validate_cmd = app.add_subcommand("validate", "check a scenario file without running it");
+  validate_cmd->add_option("SCENARIO", target, "a scenario file or a shipped scenario's name")->required();
+
+  bool as_json = false;
   auto* pools = app.add_subcommand("pools", "list the registered pool designs");
-  pools->add_flag("--json", json_out, "print JSON for scripts");
-
-  std::string pool_name;
+  pools->add_flag("--json", as_json, "print JSON for scripts");
   auto* describe = app.add_subcommand("describe", "show a design's parameters: defaults, ranges, help");
-  describe->add_option("POOL", pool_name, "design name (see `poolscope pools`)")->required();
-  describe->add_flag("--json", json_out, "print JSON for scripts");
+  describe->add_option("POOL", target, "design name (see `poolscope pools`)")->required();
+  describe->add_flag("--json", as_json, "print JSON for scripts");
+  auto* scenarios = app.add_subcommand("scenarios", "list the shipped scenarios and what each teaches");
+  scenarios->add_flag("--json", as_json, "print JSON for scripts");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    int rc = app.exit(e);
+    return rc == 0 ? kOk : kBadInput;
   }
   try {
-    if (*pools) return list_pools(json_out);
-    if (*describe) return describe_pool(pool_name, json_out);
-  } catch (const poolscope::ConfigError& e) {
+    if (*run_cmd) return run(ra);
+    if (*validate_cmd) return validate(target);
+    if (*pools) return list_pools(as_json);
+    if (*describe) return describe_pool(target, as_json);
+    if (*scenarios) return list_scenarios(as_json);
+  } catch (const ConfigError& e) {
     std::cerr << "poolscope: " << e.what() << "\n";
-    return 2;
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "poolscope: " << e.what() << "\n";
+    return kFailed;
   }
-  return 0;
+  return kOk;
 }

@@ -195,3 +195,35 @@ TEST_CASE("scaled steady clock: a scaled second passes and timed waits end after
   }
   CHECK(fast.now() >= deadline);
 }
+
+TEST_CASE("adjustable clock: paused time stands still and timed waiters sleep through the pause") {
+  AdjustableClock clock(1000.0);  // fast, so the test takes milliseconds
+  clock.pause();
+  Time frozen = clock.now();
+  std::atomic<bool> woke{false};
+  Thread sleeper("sleeper", [&] {
+    clock.sleep_until(frozen + 1s);
+    woke = true;
+  });
+  // While paused the deadline can never pass; the sleeper stays asleep however long the wall clock runs.
+  CHECK(clock.now() == frozen);
+  CHECK_FALSE(woke);
+  clock.resume();
+  sleeper.join();
+  CHECK(clock.now() >= frozen + 1s);
+}
+
+TEST_CASE("adjustable clock: a waiter timed at a slow speed is re-timed when the speed rises") {
+  AdjustableClock clock(0.001);  // a scenario second would take 1000 wall seconds
+  std::atomic<bool> woke{false};
+  Time deadline = clock.now() + 1s;
+  Thread sleeper("sleeper", [&] {
+    clock.sleep_until(deadline);
+    woke = true;
+  });
+  test::await_condition([&] { return clock.now() > Time(0); }, "the clock moves");
+  clock.set_scale(1000.0);  // now the second passes in about a millisecond
+  sleeper.join();
+  CHECK(woke);
+  CHECK(clock.now() >= deadline);
+}

@@ -204,5 +204,16 @@ TEST_CASE("threads: Thread is counted while it runs and joined on destruction") 
     gate.open();
   }
   CHECK(live_threads() == before);
-  CHECK(os_thread_count() == os_before);
+  test::await_condition([&] { return os_thread_count() == os_before; }, "the OS reaped the thread");
+}
+
+TEST_CASE("labels: designs can share a code, each with its own text") {
+  Label a = intern_label("shared-code", "design A's reason");
+  Label b = intern_label("shared-code", "design B's reason");
+  CHECK(a != b);
+  CHECK(intern_label("shared-code", "design A's reason") == a);
+  CHECK(label_code(a) == label_code(b));
+  CHECK(label_text(b) == "design B's reason");
+  CHECK(find_label("shared-code") == a);
+  CHECK(label_text(intern_label("bare-code")) == "bare-code");
 }

@@ -1,0 +1,405 @@
+#include "scenarios/engine/engine.h"
+
+#include <algorithm>
+#include <deque>
+#include <thread>
+
+#include "pools/core/registry.h"
+#include "pools/core/thread.h"
+#include "scenarios/engine/process_stats.h"
+#include "scenarios/engine/task_body.h"
+
+namespace poolscope::scenario {
+
+bool RunOutcome::stalled() const {
+  return std::any_of(pools.begin(), pools.end(), [](const PoolOutcome& p) { return p.stall.has_value(); });
+}
+
+namespace {
+
+Nanos longest(const TaskInstance& t) {
+  Nanos d = t.duration;
+  for (const TaskInstance& c : t.children) d = std::max(d, longest(c));
+  return d;
+}
+
+// Without an explicit watchdog: 10 s, or twice the longest task the workload
+// holds, so a long task alone is never mistaken for a stall.
+Nanos effective_watchdog(const Scenario& s, const Workload& w) {
+  if (s.watchdog) return *s.watchdog;
+  Nanos longest_task{0};
+  for (const ScheduledTask& a : w.arrivals) longest_task = std::max(longest_task, longest(a.task));
+  for (std::uint32_t i = 0; i < s.phases.size(); ++i) {
+    if (s.phases[i].arrival.kind != ArrivalSpec::Kind::closed_loop) continue;
+    Rng rng(derive_seed(s.seed, "watchdog", i));
+    for (int k = 0; k < 1000; ++k) longest_task = std::max(longest_task, longest(make_task(s.phases[i].task, rng)));
+  }
+  return std::max(Nanos(std::chrono::seconds(10)), 2 * longest_task);
+}
+
+}  // namespace
+
+// One pool in one segment: the pool, its submitters and clients, its closer.
+struct Run::Driver {
+  Driver(Run& r, std::size_t idx, AdjustableClock& c) : run(r), index(idx), entry(r.scenario_.pools[idx]), clock(c) {}
+
+  Run& run;
+  std::size_t index;
+  const PoolEntry& entry;
+  AdjustableClock& clock;
+  TaskContext ctx;
+  std::vector<std::deque<TaskInstance>> client_tasks;  // closed-loop tasks live until the pool is gone
+  std::vector<std::vector<std::int64_t>> lateness;     // one vector per submitter thread
+  std::unique_ptr<Pool> pool;
+
+  std::mutex m;
+  CondVar cv;
+  bool stopping = false;
+  std::atomic<int> active{0};  // submitter and client threads still going
+  std::vector<Thread> threads;
+  std::unique_ptr<Thread> closer;
+  std::atomic<bool> closing{false};  // shutdown has begun
+  std::atomic<bool> closed{false};   // and returned
+  Time busy_since{-1};
+  std::chrono::steady_clock::time_point stalled_at_wall;
+  bool release_pending = false;  // stalled: release waiting parents once shutdown has dropped the queue
+
+  // Sleeps on the scenario clock; false once the driver is stopping.
+  bool sleep_until(Time t) {
+    std::unique_lock lock(m);
+    while (!stopping && clock.now() < t) cv.wait_until(lock, clock, t);
+    return !stopping;
+  }
+  void stop_submitting() {
+    {
+      std::lock_guard g(m);
+      stopping = true;
+    }
+    cv.notify_all();
+  }
+  void start_closer(ShutdownMode mode) {
+    if (closer) return;
+    closing = true;
+    closer = std::make_unique<Thread>("closer", [this, mode] {
+      pool->shutdown(mode);
+      closed = true;
+    });
+  }
+
+  void submitter(std::size_t k, std::size_t n) {
+    const auto& arrivals = run.workload_.arrivals;
+    for (std::size_t i = k; i < arrivals.size(); i += n) {
+      const ScheduledTask& a = arrivals[i];
+      if (!sleep_until(a.at)) break;
+      lateness[k].push_back((clock.now() - a.at).count());
+      pool->submit(make_runnable(a.task, ctx), SubmitOptions{a.task.priority});
+    }
+    sleep_until(run.workload_.end);
+    active--;
+  }
+
+  void client(std::size_t c) {
+    const ClientPlan& plan = run.workload_.clients[c];
+    ClientStream stream(run.scenario_.phases[plan.phase], plan.seed);
+    if (sleep_until(plan.start)) {
+      while (clock.now() < plan.end) {
+        const TaskInstance& task = client_tasks[c].emplace_back(stream.next_task());
+        auto done = std::make_shared<Countdown>(1);
+        if (pool->submit(make_runnable(task, ctx, done), SubmitOptions{task.priority}).accepted())
+          done->wait(ctx.cancel);
+        if (!sleep_until(std::min(plan.end, clock.now() + stream.next_think()))) break;
+      }
+    }
+    active--;
+  }
+};
+
+Run::Run(Scenario scenario, RunOptions options)
+    : scenario_(std::move(scenario)),
+      options_(options),
+      workload_(generate(scenario_)),
+      watchdog_(effective_watchdog(scenario_, workload_)),
+      stream_(options.trace_capacity),
+      metrics_(options.keep_events),
+      scale_(scenario_.time_scale) {
+  outcome_.watchdog = watchdog_;
+}
+
+Run::~Run() {
+  stop();
+  if (controller_) controller_->join();
+}
+
+void Run::start() {
+  controller_ = std::make_unique<Thread>("run", [this] { control(); });
+}
+
+void Run::wait() {
+  if (controller_) controller_->join();
+}
+
+bool Run::finished() const { return finished_.load(); }
+
+void Run::stop() {
+  std::lock_guard g(m_);
+  stop_requested_ = true;
+  if (clock_) clock_->resume();  // a paused run cannot drain
+}
+
+void Run::pause() {
+  std::lock_guard g(m_);
+  paused_ = true;
+  if (clock_) clock_->pause();
+}
+
+void Run::resume() {
+  std::lock_guard g(m_);
+  paused_ = false;
+  if (clock_) clock_->resume();
+}
+
+bool Run::paused() const {
+  std::lock_guard g(m_);
+  return paused_;
+}
+
+void Run::set_time_scale(double scale) {
+  if (scale <= 0) return;
+  std::lock_guard g(m_);
+  scale_ = scale;
+  if (clock_) clock_->set_scale(scale);
+  for (Driver* d : live_) d->ctx.time_scale = scale;
+}
+
+double Run::time_scale() const {
+  std::lock_guard g(m_);
+  return scale_;
+}
+
+Time Run::now() const {
+  std::lock_guard g(m_);
+  return clock_ ? clock_->now() : Time(0);
+}
+
+double Run::progress() const {
+  std::lock_guard g(m_);
+  if (finished_) return 1.0;
+  double segments = scenario_.schedule == Schedule::sequential ? static_cast<double>(scenario_.pools.size()) : 1.0;
+  double total = static_cast<double>(workload_.end.count()) * segments;
+  double done = static_cast<double>((done_before_ + (clock_ ? clock_->now() : Time(0))).count());
+  return total > 0 ? std::min(1.0, done / total) : 1.0;
+}
+
+bool Run::with_pool(std::string_view name, const std::function<void(Pool&)>& f) {
+  std::lock_guard g(m_);
+  for (Driver* d : live_)
+    if (d->entry.name == name && d->pool && !d->closing) {
+      f(*d->pool);
+      return true;
+    }
+  return false;
+}
+
+void Run::control() {
+  auto start_wall = std::chrono::steady_clock::now();
+  ProcessSample before = sample_process();
+  std::size_t threads_before = threads_created();
+  outcome_.pools.resize(scenario_.pools.size());
+  if (scenario_.schedule == Schedule::sequential) {
+    for (std::size_t i = 0; i < scenario_.pools.size(); ++i) {
+      {
+        std::lock_guard g(m_);
+        if (stop_requested_) break;
+      }
+      run_segment({i});
+    }
+  } else {
+    std::vector<std::size_t> all(scenario_.pools.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    run_segment(all);
+  }
+  ProcessSample after = sample_process();
+  outcome_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_wall).count();
+  outcome_.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
+  outcome_.peak_rss_bytes = after.peak_rss_bytes;
+  outcome_.threads_created = threads_created() - threads_before;
+  outcome_.events_recorded = stream_.recorded();
+  outcome_.events_dropped = stream_.dropped();
+  {
+    std::lock_guard g(m_);
+    outcome_.stopped = stop_requested_;
+  }
+  finished_ = true;
+}
+
+void Run::run_segment(const std::vector<std::size_t>& indices) {
+  auto clock = std::make_shared<AdjustableClock>(scale_);
+  std::vector<std::unique_ptr<Driver>> drivers;
+  ProcessSample before = sample_process();
+  std::size_t threads_before = threads_created();
+  std::uint64_t peak_rss = before.rss_bytes;
+
+  const Registry& registry = Registry::global();
+  for (std::size_t i : indices) {
+    auto d = std::make_unique<Driver>(*this, i, *clock);
+    d->pool = registry.create(d->entry.design, d->entry.config,
+                              TraceTarget{.clock = clock.get(), .stream = &stream_, .name = d->entry.name});
+    d->ctx.pool = d->pool.get();
+    d->ctx.clock = clock.get();
+    d->ctx.time_scale = scale_;
+    outcome_.pools[i].name = d->entry.name;
+    outcome_.pools[i].design = d->entry.design;
+    outcome_.pools[i].trace_id = d->pool->trace().id();
+    drivers.push_back(std::move(d));
+  }
+  {
+    std::lock_guard g(metrics_m_);
+    metrics_.set_pools(stream_.pools());
+  }
+  {
+    std::lock_guard g(m_);
+    clock_ = clock;
+    clock->set_scale(scale_);
+    if (paused_) clock->pause();
+    for (auto& d : drivers) live_.push_back(d.get());
+  }
+  const auto submitters = static_cast<std::size_t>(scenario_.submitters);
+  for (auto& d : drivers) {
+    d->lateness.resize(submitters);
+    d->client_tasks.resize(workload_.clients.size());
+    d->active = static_cast<int>(submitters + workload_.clients.size());
+    Driver* p = d.get();
+    for (std::size_t k = 0; k < submitters; ++k)
+      d->threads.emplace_back("submit-" + std::to_string(k), [p, k, submitters] { p->submitter(k, submitters); });
+    for (std::size_t c = 0; c < workload_.clients.size(); ++c)
+      d->threads.emplace_back("client-" + std::to_string(c), [p, c] { p->client(c); });
+  }
+
+  // Monitor: drain the trace into the metrics, watch for stalls, and shut the
+  // pools down once the workload is over.
+  std::vector<Event> batch;
+  bool draining = false;
+  bool hung = false;
+  for (;;) {
+    batch.clear();
+    stream_.drain(batch);
+    {
+      std::lock_guard g(metrics_m_);
+      metrics_.add(batch);
+    }
+    peak_rss = std::max(peak_rss, sample_process().rss_bytes);
+    const Time now = clock->now();
+    bool stop;
+    {
+      std::lock_guard g(m_);
+      stop = stop_requested_;
+    }
+
+    for (auto& d : drivers) {
+      PoolOutcome& out = outcome_.pools[d->index];
+      if (d->closed) continue;
+      if (out.stall) {
+        auto since = std::chrono::steady_clock::now() - d->stalled_at_wall;
+        // Shutdown-now drops what waits first; only then are the parents that
+        // wait for their children released, so dropped children stay dropped.
+        if (d->release_pending && (d->pool->state().queued == 0 || since > std::chrono::milliseconds(200))) {
+          d->ctx.cancel.cancel();
+          d->release_pending = false;
+        }
+        if (since > options_.shutdown_limit) hung = out.shutdown_hung = true;
+        continue;
+      }
+      std::uint64_t in_flight = d->pool->accounting().in_flight();
+      if (in_flight == 0) {
+        d->busy_since = Time(-1);
+        continue;
+      }
+      if (d->busy_since < Time(0)) d->busy_since = now;
+      Time last_progress;
+      {
+        std::lock_guard g(metrics_m_);
+        const metrics::PoolMetrics* pm = metrics_.pool(out.trace_id);
+        last_progress = Time(pm ? pm->last_progress() : 0);
+      }
+      if (now - std::max(d->busy_since, last_progress) > watchdog_ && !clock->paused()) {
+        out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting()};
+        d->stalled_at_wall = std::chrono::steady_clock::now();
+        d->stop_submitting();
+        d->start_closer(ShutdownMode::now);
+        d->release_pending = true;
+      }
+    }
+
+    bool submitted_all = std::all_of(drivers.begin(), drivers.end(), [](auto& d) { return d->active == 0; });
+    if (!draining && (stop || hung || (now >= workload_.end && submitted_all))) {
+      // The end of the workload, or an early end: stop() or a pool that will not shut down.
+      draining = true;
+      bool early = stop || hung;
+      for (auto& d : drivers) {
+        d->stop_submitting();
+        if (early) d->ctx.cancel.cancel();
+        // A graceful drain waits (below) for the work in flight to finish, with
+        // the watchdog still watching; an early end or drain "now" starts at once.
+        if (early || scenario_.drain == ShutdownMode::now) d->start_closer(ShutdownMode::now);
+      }
+    } else if (draining && stop) {
+      for (auto& d : drivers) {
+        d->ctx.cancel.cancel();
+        d->start_closer(ShutdownMode::now);
+      }
+    }
+    if (draining)
+      for (auto& d : drivers)
+        if (!d->closing && d->pool->accounting().in_flight() == 0) d->start_closer(ShutdownMode::graceful);
+    if (draining && std::all_of(drivers.begin(), drivers.end(),
+                                [&](auto& d) { return d->closed.load() || outcome_.pools[d->index].shutdown_hung; }))
+      break;
+    std::this_thread::sleep_for(options_.poll);
+  }
+
+  {
+    std::lock_guard g(m_);
+    live_.clear();
+    done_before_ += clock->now();
+  }
+  for (auto& d : drivers) {
+    PoolOutcome& out = outcome_.pools[d->index];
+    if (out.shutdown_hung) {
+      (void)d.release();  // its threads are stuck: leave them, the runner exits
+      continue;
+    }
+    for (Thread& t : d->threads) t.join();
+    d->closer->join();
+    out.config = d->pool->params();
+    out.accounting = d->pool->accounting();
+    out.children_refused = d->ctx.children_refused;
+    for (auto& v : d->lateness) out.lateness.insert(out.lateness.end(), v.begin(), v.end());
+    d->pool.reset();
+  }
+  batch.clear();
+  stream_.drain(batch);
+  {
+    std::lock_guard g(metrics_m_);
+    metrics_.add(batch);
+  }
+  if (scenario_.schedule == Schedule::sequential && indices.size() == 1) {
+    ProcessSample after = sample_process();
+    PoolOutcome& out = outcome_.pools[indices[0]];
+    out.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
+    out.peak_rss_bytes = peak_rss;
+    out.threads_created = threads_created() - threads_before;
+  }
+  {
+    std::lock_guard g(m_);
+    clock_.reset();
+  }
+}
+
+RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
+  Run run(scenario, options);
+  run.start();
+  run.wait();
+  return RunResult{run.outcome(), run.metrics()};
+}
+
+}  // namespace poolscope::scenario

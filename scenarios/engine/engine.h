@@ -1,0 +1,136 @@
+// The engine: drives each pool of a scenario with the same workload at the
+// same scenario times, records everything into one trace stream, reads it
+// back through the metrics, and watches for stalls.
+//
+// Submitters are threads of their own, so a submit that blocks (ants,
+// CallerRuns) delays the arrivals behind it, as in a real program; how late
+// each submission was is recorded. A watchdog reports a pool as stalled when
+// no task starts or ends for the scenario's watchdog time while tasks are
+// outstanding (the nested-submit deadlock), releases the tasks waiting for
+// children and shuts the pool down at once, so a run always ends.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "pools/core/pool.h"
+#include "pools/core/thread.h"
+#include "scenarios/engine/metrics.h"
+#include "scenarios/engine/scenario.h"
+#include "scenarios/engine/workload.h"
+
+namespace poolscope::scenario {
+
+struct RunOptions {
+  bool keep_events = false;  // keep every event (for --events)
+  std::size_t trace_capacity = std::size_t{1} << 18;
+  std::chrono::milliseconds poll{2};        // how often the trace is drained and the watchdog looks
+  std::chrono::seconds shutdown_limit{30};  // wall time a stalled pool gets to shut down
+};
+
+struct StallReport {
+  Time at{0};             // scenario time the watchdog fired
+  Time last_progress{0};  // the last task start or end before it
+  Counters state;         // the pool's state() at that moment
+  Accounting accounting;  // and its accounting
+};
+
+struct PoolOutcome {
+  std::string name, design;
+  PoolId trace_id = 0;
+  json config;                         // params() at the end of the run
+  Accounting accounting;               // the pool's own count, cross-checking the trace's
+  std::vector<std::int64_t> lateness;  // ns, per scheduled submission: actual - scheduled
+  std::uint64_t children_refused = 0;
+  std::optional<StallReport> stall;
+  bool shutdown_hung = false;  // even after the stall it did not shut down in time
+  // Only in the sequential schedule, where the pool ran alone:
+  std::optional<double> cpu_seconds;
+  std::optional<std::uint64_t> peak_rss_bytes;
+  std::optional<std::size_t> threads_created;
+};
+
+struct RunOutcome {
+  std::vector<PoolOutcome> pools;  // in scenario order
+  Nanos watchdog{0};               // the watchdog time used
+  std::uint64_t events_recorded = 0, events_dropped = 0;
+  double wall_seconds = 0, cpu_seconds = 0;
+  std::uint64_t peak_rss_bytes = 0;
+  std::size_t threads_created = 0;
+  bool stopped = false;  // ended early by stop()
+  bool stalled() const;
+};
+
+class Run {
+ public:
+  explicit Run(Scenario scenario, RunOptions options = {});
+  ~Run();  // stops the run if it is still going
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  void start();
+  void wait();
+  bool finished() const;
+  // Ends the run early: no more submissions, tasks waiting for children are
+  // released, pools are shut down at once.
+  void stop();
+
+  // Live control and views, for the GUI.
+  void pause();
+  void resume();
+  bool paused() const;
+  void set_time_scale(double scale);
+  double time_scale() const;
+  Time now() const;         // scenario time of the running segment
+  double progress() const;  // 0..1 of the scenario's timeline (all segments)
+  const Scenario& scenario() const { return scenario_; }
+  const Workload& workload() const { return workload_; }
+  Nanos watchdog() const { return watchdog_; }
+  // Runs f on the metrics under their lock (the engine adds to them meanwhile).
+  template <class F>
+  auto with_metrics(F&& f) const {
+    std::lock_guard g(metrics_m_);
+    return f(metrics_);
+  }
+  // Runs f on the named pool if it is running now (live tuning); false if not.
+  bool with_pool(std::string_view name, const std::function<void(Pool&)>& f);
+
+  // After wait():
+  const RunOutcome& outcome() const { return outcome_; }
+  const metrics::RunMetrics& metrics() const { return metrics_; }
+
+ private:
+  struct Driver;
+  void control();  // the controller thread
+  void run_segment(const std::vector<std::size_t>& pools);
+
+  Scenario scenario_;
+  RunOptions options_;
+  Workload workload_;
+  Nanos watchdog_;
+  TraceStream stream_;
+  mutable std::mutex metrics_m_;
+  metrics::RunMetrics metrics_;
+  RunOutcome outcome_;
+
+  mutable std::mutex m_;                    // guards the fields below
+  std::shared_ptr<AdjustableClock> clock_;  // the running segment's
+  std::vector<Driver*> live_;
+  double scale_;
+  bool paused_ = false;
+  bool stop_requested_ = false;
+  Time done_before_{0};  // scenario time of the segments already finished (sequential)
+  std::atomic<bool> finished_{false};
+  std::unique_ptr<Thread> controller_;
+};
+
+// Runs `scenario` to the end and returns its outcome and metrics.
+struct RunResult {
+  RunOutcome outcome;
+  metrics::RunMetrics metrics;
+};
+RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {});
+
+}  // namespace poolscope::scenario

@@ -1,0 +1,197 @@
+#include "scenarios/engine/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace poolscope::metrics {
+
+namespace {
+
+std::string code(Label l) {
+  std::string_view c = label_code(l);
+  return c.empty() ? std::string("unspecified") : std::string(c);
+}
+
+bool is_marker(EventKind k) {
+  switch (k) {
+    case EventKind::worker_spawned:
+    case EventKind::worker_reaped:
+    case EventKind::worker_exited:
+    case EventKind::task_refused:
+    case EventKind::task_threw:
+    case EventKind::task_dropped:
+    case EventKind::cleaner_pass:
+    case EventKind::param_tuned:
+    case EventKind::pool_state:
+    case EventKind::pool_stopped:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+WorkerLane& PoolMetrics::lane(WorkerId w) {
+  auto [it, fresh] = lane_index_.try_emplace(w, lanes_.size());
+  if (fresh) lanes_.push_back(WorkerLane{.id = w});
+  return lanes_[it->second];
+}
+
+void PoolMetrics::add(const Event& e) {
+  // Timestamps are read just after a slot is reserved, so two threads can
+  // record a few ns out of order; keep each pool's timeline monotonic.
+  std::int64_t t = std::max(e.time, last_t_);
+  if (first_t_ < 0) first_t_ = t;
+  if (!series_.empty()) {
+    const Counters& prev = series_.back().c;
+    workers_area_ += static_cast<double>(prev.workers) * static_cast<double>(t - last_t_);
+    busy_area_ += static_cast<double>(prev.busy) * static_cast<double>(t - last_t_);
+  }
+  last_t_ = t;
+  if (series_.empty() || !(series_.back().c == e.counters)) series_.push_back({t, e.counters});
+
+  Summary& s = totals_;
+  s.peak_workers = std::max(s.peak_workers, e.counters.workers);
+  s.peak_busy = std::max(s.peak_busy, e.counters.busy);
+  s.peak_queued = std::max(s.peak_queued, e.counters.queued);
+  s.peak_blocked = std::max(s.peak_blocked, e.counters.blocked);
+
+  if (is_marker(e.kind)) markers_.push_back({t, e.kind, e.rule, e.worker, e.task, e.arg, e.arg2});
+  if (e.rule != kNoLabel) {
+    last_rule_ = {t, e.kind, e.rule, e.worker, e.task, e.arg, e.arg2};
+    has_last_rule_ = true;
+  }
+
+  switch (e.kind) {
+    case EventKind::task_submitted:
+      ++s.submitted;
+      pending_[e.task].submitted = t;
+      if (first_submit_ < 0) first_submit_ = t;
+      break;
+    case EventKind::task_started: {
+      last_progress_ = t;
+      Pending& p = pending_[e.task];
+      p.started = t;
+      if (p.submitted >= 0) queue_wait_.push_back(t - p.submitted);
+      if (e.worker != 0) lane(e.worker).slices.push_back({t, -1, e.task, false});
+      break;
+    }
+    case EventKind::task_finished:
+    case EventKind::task_threw: {
+      last_progress_ = t;
+      last_end_ = t;
+      (e.kind == EventKind::task_finished ? s.completed : s.threw)++;
+      if (auto it = pending_.find(e.task); it != pending_.end()) {
+        if (it->second.started >= 0) service_.push_back(t - it->second.started);
+        if (it->second.submitted >= 0) end_to_end_.push_back(t - it->second.submitted);
+        pending_.erase(it);
+      }
+      if (e.worker != 0) {
+        WorkerLane& l = lane(e.worker);
+        if (!l.slices.empty() && l.slices.back().task == e.task) {
+          l.slices.back().end = t;
+          l.slices.back().threw = e.kind == EventKind::task_threw;
+        }
+      }
+      break;
+    }
+    case EventKind::task_refused:
+      ++s.refused;
+      ++s.refused_by_reason[code(e.rule)];
+      pending_.erase(e.task);
+      break;
+    case EventKind::task_dropped:
+      ++s.dropped;
+      ++s.dropped_by_rule[code(e.rule)];
+      pending_.erase(e.task);
+      break;
+    case EventKind::worker_spawned: {
+      ++s.workers_spawned;
+      ++s.spawned_by_rule[code(e.rule)];
+      WorkerLane& l = lane(e.worker);
+      l.spawned = t;
+      l.spawn_rule = e.rule;
+      break;
+    }
+    case EventKind::worker_reaped: {
+      ++s.workers_reaped;
+      ++s.reaped_by_rule[code(e.rule)];
+      WorkerLane& l = lane(e.worker);
+      l.reaped = t;
+      l.reap_rule = e.rule;
+      l.idle_before_reap = e.arg;
+      break;
+    }
+    case EventKind::worker_exited: {
+      ++s.workers_exited;
+      ++s.exited_by_rule[code(e.rule)];
+      WorkerLane& l = lane(e.worker);
+      l.exited = t;
+      l.exit_rule = e.rule;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+Percentiles PoolMetrics::percentiles(std::vector<std::int64_t> v) {
+  Percentiles p;
+  p.count = v.size();
+  if (v.empty()) return p;
+  // Nearest rank: the smallest value with at least q of the samples at or below it.
+  auto rank = [&](double q) {
+    auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+    k = std::clamp<std::size_t>(k, 1, v.size()) - 1;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+  };
+  p.p50 = rank(0.50);
+  p.p95 = rank(0.95);
+  p.p99 = rank(0.99);
+  p.max = *std::max_element(v.begin(), v.end());
+  p.mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  return p;
+}
+
+Summary PoolMetrics::summary() const {
+  Summary s = totals_;
+  s.queue_wait = percentiles(queue_wait_);
+  s.service = percentiles(service_);
+  s.end_to_end = percentiles(end_to_end_);
+  s.final_workers = counters().workers;
+  s.first_time = std::max<std::int64_t>(first_t_, 0);
+  s.last_time = last_t_;
+  double span = static_cast<double>(last_t_ - s.first_time);
+  if (span > 0) {
+    s.mean_workers = workers_area_ / span;
+    s.mean_busy = busy_area_ / span;
+  }
+  if (workers_area_ > 0) s.utilisation = busy_area_ / workers_area_;
+  if (first_submit_ >= 0 && last_end_ > first_submit_)
+    s.throughput = static_cast<double>(s.completed + s.threw) / (static_cast<double>(last_end_ - first_submit_) / 1e9);
+  return s;
+}
+
+void RunMetrics::set_pools(const std::vector<PoolInfo>& pools) {
+  for (const PoolInfo& info : pools) {
+    while (pools_.size() <= info.id) pools_.emplace_back(PoolInfo{static_cast<PoolId>(pools_.size()), "?", "?"});
+    pools_[info.id].set_info(info);
+  }
+}
+
+PoolMetrics* RunMetrics::pool(PoolId id) { return id < pools_.size() ? &pools_[id] : nullptr; }
+const PoolMetrics* RunMetrics::pool(PoolId id) const { return id < pools_.size() ? &pools_[id] : nullptr; }
+
+void RunMetrics::add(std::span<const Event> events) {
+  for (const Event& e : events) {
+    while (pools_.size() <= e.pool) pools_.emplace_back(PoolInfo{static_cast<PoolId>(pools_.size()), "?", "?"});
+    pools_[e.pool].add(e);
+  }
+  event_count_ += events.size();
+  if (keep_events_) events_.insert(events_.end(), events.begin(), events.end());
+}
+
+}  // namespace poolscope::metrics

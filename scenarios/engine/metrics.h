@@ -1,0 +1,144 @@
+// Metrics: what a run's trace stream adds up to, per pool. The runner's JSON
+// and table, the GUI's plots, lanes and comparison table, and the engine's
+// watchdog all read the trace through this one module, so they cannot
+// disagree. It is fed events in stream order, incrementally (the GUI reads it
+// while a run is live), and never asks a pool anything.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "pools/core/trace_stream.h"
+
+namespace poolscope::metrics {
+
+// The counters from a given time on (a step line: one point per change).
+struct CounterPoint {
+  std::int64_t t;
+  Counters c;
+};
+
+// An event worth a marker: spawns, reaps, exits, refusals, throws, drops,
+// cleaner passes, tunes, state changes. Hover text comes from its rule.
+struct Marker {
+  std::int64_t t;
+  EventKind kind;
+  Label rule;
+  WorkerId worker;
+  TaskId task;
+  std::int64_t arg;
+  std::int32_t arg2;
+};
+
+// One task on a worker's lane.
+struct TaskSlice {
+  std::int64_t start;
+  std::int64_t end;  // -1 while running
+  TaskId task;
+  bool threw;
+};
+
+// One worker's life: spawned, its tasks (idle in between), reaped, exited.
+struct WorkerLane {
+  WorkerId id = 0;
+  std::int64_t spawned = -1, reaped = -1, exited = -1;  // -1: not (yet)
+  Label spawn_rule = kNoLabel, reap_rule = kNoLabel, exit_rule = kNoLabel;
+  std::int64_t idle_before_reap = 0;
+  std::vector<TaskSlice> slices;
+};
+
+struct Percentiles {
+  std::uint64_t count = 0;
+  std::int64_t p50 = 0, p95 = 0, p99 = 0, max = 0;  // ns
+  double mean = 0;                                  // ns
+};
+
+struct Summary {
+  std::uint64_t submitted = 0, completed = 0, threw = 0, refused = 0, dropped = 0;
+  std::map<std::string, std::uint64_t> refused_by_reason;  // rule code -> tasks
+  std::map<std::string, std::uint64_t> dropped_by_rule;
+  std::map<std::string, std::uint64_t> spawned_by_rule;
+  std::map<std::string, std::uint64_t> reaped_by_rule;  // by mechanism
+  std::map<std::string, std::uint64_t> exited_by_rule;
+  std::uint64_t workers_spawned = 0, workers_reaped = 0, workers_exited = 0;
+  Percentiles queue_wait;  // submitted -> started
+  Percentiles service;     // started -> ended
+  Percentiles end_to_end;  // submitted -> ended
+  double throughput = 0;   // tasks ended per scenario second, first submission to last end
+  std::uint32_t peak_workers = 0, final_workers = 0, peak_busy = 0, peak_queued = 0, peak_blocked = 0;
+  double mean_workers = 0;  // time-weighted over the pool's timeline
+  double mean_busy = 0;
+  double utilisation = 0;  // time-weighted busy / workers
+  std::int64_t first_time = 0, last_time = 0;
+  bool invariant_holds() const { return submitted == completed + threw + refused + dropped; }
+  std::uint64_t in_flight() const { return submitted - (completed + threw + refused + dropped); }
+};
+
+class PoolMetrics {
+ public:
+  explicit PoolMetrics(PoolInfo info) : info_(std::move(info)) {}
+  void add(const Event& e);
+
+  const PoolInfo& info() const { return info_; }
+  void set_info(PoolInfo info) { info_ = std::move(info); }
+  // Counts and peaks so far (cheap); summary() adds percentiles and means.
+  const Summary& totals() const { return totals_; }
+  Summary summary() const;
+  const std::vector<CounterPoint>& series() const { return series_; }
+  const std::vector<Marker>& markers() const { return markers_; }
+  const std::vector<WorkerLane>& lanes() const { return lanes_; }
+  Counters counters() const { return series_.empty() ? Counters{} : series_.back().c; }
+  std::int64_t last_time() const { return last_t_; }
+  // The last event that named a rule: "the last rule that fired".
+  const Marker* last_rule() const { return has_last_rule_ ? &last_rule_ : nullptr; }
+  // Scenario time of the last task start or end (the watchdog's progress mark).
+  std::int64_t last_progress() const { return last_progress_; }
+
+ private:
+  struct Pending {
+    std::int64_t submitted = -1, started = -1;
+  };
+  WorkerLane& lane(WorkerId w);
+  static Percentiles percentiles(std::vector<std::int64_t> v);
+
+  PoolInfo info_;
+  std::vector<CounterPoint> series_;
+  std::vector<Marker> markers_;
+  std::vector<WorkerLane> lanes_;
+  std::unordered_map<WorkerId, std::size_t> lane_index_;
+  std::unordered_map<TaskId, Pending> pending_;
+  std::vector<std::int64_t> queue_wait_, service_, end_to_end_;
+  Summary totals_;  // counts, maps and peaks; percentiles and means are filled in by summary()
+  std::int64_t first_t_ = -1, last_t_ = 0, first_submit_ = -1, last_end_ = -1, last_progress_ = 0;
+  double workers_area_ = 0, busy_area_ = 0;  // integrals over time, in counter x ns
+  Marker last_rule_{};
+  bool has_last_rule_ = false;
+};
+
+// Every pool of a run. Feed it the stream's events in order.
+class RunMetrics {
+ public:
+  explicit RunMetrics(bool keep_events = false) : keep_events_(keep_events) {}
+  // Names the pools (from TraceStream::pools()); events of unnamed pools get a placeholder.
+  void set_pools(const std::vector<PoolInfo>& pools);
+  void add(std::span<const Event> events);
+
+  std::vector<PoolMetrics>& pools() { return pools_; }
+  const std::vector<PoolMetrics>& pools() const { return pools_; }
+  PoolMetrics* pool(PoolId id);
+  const PoolMetrics* pool(PoolId id) const;
+  const std::vector<Event>& events() const { return events_; }  // if kept
+  std::uint64_t event_count() const { return event_count_; }
+
+ private:
+  bool keep_events_;
+  std::vector<PoolMetrics> pools_;  // index = PoolId
+  std::vector<Event> events_;
+  std::uint64_t event_count_ = 0;
+};
+
+}  // namespace poolscope::metrics

@@ -1,0 +1,35 @@
+// The runner's result document (docs/result-format.md): the scenario, the
+// environment, and per pool its config, summary, time series and, on
+// request, every event. Versioned by its "format" field.
+#pragma once
+
+#include <ostream>
+
+#include "scenarios/engine/engine.h"
+
+namespace poolscope::scenario {
+
+inline constexpr std::string_view kResultFormat = "poolscope-result/1";
+
+struct ResultOptions {
+  bool include_events = false;
+  std::size_t series_points = 1000;  // time-series buckets per pool (each bucket keeps its maxima)
+};
+
+enum class RunStatus { ok, stalled, invariant_breach, stopped };
+std::string_view status_name(RunStatus s);
+// stalled > invariant breach > stopped > ok.
+RunStatus run_status(const RunOutcome& outcome, const metrics::RunMetrics& metrics);
+// Why the invariant fails for a pool, or "" if it holds.
+std::string invariant_problem(const PoolOutcome& pool, const metrics::Summary& s, bool trace_complete);
+
+json environment_json();
+json summary_json(const metrics::Summary& s, const PoolOutcome& pool, bool trace_complete);
+json series_json(const metrics::PoolMetrics& pool, std::size_t points);
+json event_json(const Event& e);
+
+// Writes the whole document. Events, when included, are streamed one per line.
+void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome& outcome,
+                  const metrics::RunMetrics& metrics, const ResultOptions& options);
+
+}  // namespace poolscope::scenario

@@ -1,0 +1,317 @@
+#include "scenarios/engine/scenario.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "pools/core/duration.h"
+#include "pools/core/registry.h"
+#include "scenarios/engine/json_reader.h"
+
+namespace poolscope::scenario {
+
+ScenarioError::ScenarioError(std::string file, const ConfigError& e)
+    : ConfigError(e.path(), e.message()), file_(std::move(file)) {
+  full_ = (file_.empty() ? "" : file_ + ": ") + std::string(e.what());
+}
+
+namespace {
+
+std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std::string& json_path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(json_path, "cannot read replay file '" + path.string() + "'");
+  std::vector<Nanos> times;
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::string cell = line.substr(0, line.find(','));
+    cell.erase(0, cell.find_first_not_of(" \t"));
+    cell.erase(cell.find_last_not_of(" \t") + 1);
+    if (cell.empty() || cell[0] == '#') continue;
+    if (line_no == 1 && !std::isdigit(static_cast<unsigned char>(cell[0])) && cell[0] != '.') continue;  // header
+    std::istringstream ss(cell);
+    double seconds = 0;
+    if (!(ss >> seconds) || !ss.eof() || seconds < 0)
+      throw ConfigError(json_path, "replay file '" + path.string() + "' line " + std::to_string(line_no) +
+                                       ": expected a time in seconds >= 0 in the first column, got \"" + cell + "\"");
+    times.push_back(Nanos(static_cast<std::int64_t>(seconds * 1e9)));
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+TaskSpec parse_task(const json& j, const std::string& path, int depth) {
+  ObjectReader r(j, path);
+  TaskSpec t;
+  t.kind = r.choice("kind", {"sleep", "spin"}, "sleep") == "spin" ? TaskSpec::Kind::spin : TaskSpec::Kind::sleep;
+  t.duration = Distribution::parse(r.required("duration"), r.path_of("duration"));
+  t.throw_probability = r.number("throw_probability", 0.0, 0.0, 1.0);
+  if (const json* p = r.get("priority")) {
+    if (p->is_number_integer()) {
+      t.priority_min = t.priority_max = p->get<int>();
+    } else {
+      ObjectReader pr(*p, r.path_of("priority"));
+      t.priority_min = static_cast<int>(pr.integer("min", std::nullopt, -1'000'000, 1'000'000));
+      t.priority_max = static_cast<int>(pr.integer("max", std::nullopt, t.priority_min, 1'000'000));
+      pr.done();
+    }
+  }
+  if (const json* c = r.get("children")) {
+    if (depth >= 4) fail_at(r.path_of("children"), "children nested at most 4 deep", *c);
+    ObjectReader cr(*c, r.path_of("children"));
+    TaskSpec::Children ch;
+    ch.count = static_cast<int>(cr.integer("count", std::nullopt, 1, 1000));
+    ch.wait = cr.boolean("wait", false);
+    ch.task = std::make_shared<TaskSpec>(parse_task(cr.required("task"), cr.path_of("task"), depth + 1));
+    cr.done();
+    t.children = std::move(ch);
+  }
+  r.done();
+  return t;
+}
+
+ArrivalSpec parse_arrival(const json& j, const std::string& path, Nanos phase_duration,
+                          const std::filesystem::path& base_dir) {
+  ObjectReader r(j, path);
+  ArrivalSpec a;
+  std::string kind = r.choice("kind", {"constant", "poisson", "burst", "ramp", "idle", "closed_loop", "replay"});
+  if (kind == "constant" || kind == "poisson") {
+    a.kind = kind == "constant" ? ArrivalSpec::Kind::constant : ArrivalSpec::Kind::poisson;
+    a.rate = r.number("rate", std::nullopt, 0.0, 1e6, true);
+  } else if (kind == "burst") {
+    a.kind = ArrivalSpec::Kind::burst;
+    a.count = static_cast<int>(r.integer("count", std::nullopt, 1, 1'000'000));
+    a.every = r.duration("every", Nanos(0), Nanos(0));
+    if (a.every > Nanos(0) && a.every < std::chrono::milliseconds(1))
+      r.fail("every", "a duration >= 1ms (or 0 for a single burst)", r.get("every"));
+  } else if (kind == "ramp") {
+    a.kind = ArrivalSpec::Kind::ramp;
+    a.from = r.number("from", std::nullopt, 0.0, 1e6);
+    a.to = r.number("to", std::nullopt, 0.0, 1e6);
+    if (a.from == 0 && a.to == 0) r.fail("to", "a rate > 0 at one end of the ramp", r.get("to"));
+    a.poisson = r.boolean("poisson", false);
+  } else if (kind == "idle") {
+    a.kind = ArrivalSpec::Kind::idle;
+  } else if (kind == "closed_loop") {
+    a.kind = ArrivalSpec::Kind::closed_loop;
+    a.clients = static_cast<int>(r.integer("clients", std::nullopt, 1, 10'000));
+    a.think = r.has("think") ? Distribution::parse(*r.get("think"), r.path_of("think")) : Distribution::fixed(Nanos(0));
+  } else {
+    a.kind = ArrivalSpec::Kind::replay;
+    a.file = r.string("file");
+    std::filesystem::path p = a.file;
+    a.times = read_replay_csv(p.is_absolute() ? p : base_dir / p, r.path_of("file"));
+    std::erase_if(a.times, [&](Nanos t) { return t >= phase_duration; });
+  }
+  r.done();
+  return a;
+}
+
+}  // namespace
+
+Nanos Scenario::duration() const {
+  Nanos d{0};
+  for (const Phase& p : phases) d += p.duration;
+  return d;
+}
+
+namespace {
+
+json task_json(const TaskSpec& t) {
+  json j = {{"kind", t.kind == TaskSpec::Kind::spin ? "spin" : "sleep"}, {"duration", t.duration.to_json()}};
+  if (t.throw_probability > 0) j["throw_probability"] = t.throw_probability;
+  if (t.priority_min != 0 || t.priority_max != 0) {
+    j["priority"] = t.priority_min == t.priority_max ? json(t.priority_min)
+                                                     : json{{"min", t.priority_min}, {"max", t.priority_max}};
+  }
+  if (t.children)
+    j["children"] = {{"count", t.children->count}, {"wait", t.children->wait}, {"task", task_json(*t.children->task)}};
+  return j;
+}
+
+json arrival_json(const ArrivalSpec& a) {
+  switch (a.kind) {
+    case ArrivalSpec::Kind::constant:
+      return {{"kind", "constant"}, {"rate", a.rate}};
+    case ArrivalSpec::Kind::poisson:
+      return {{"kind", "poisson"}, {"rate", a.rate}};
+    case ArrivalSpec::Kind::burst:
+      return {{"kind", "burst"}, {"count", a.count}, {"every", format_duration(a.every)}};
+    case ArrivalSpec::Kind::ramp:
+      return {{"kind", "ramp"}, {"from", a.from}, {"to", a.to}, {"poisson", a.poisson}};
+    case ArrivalSpec::Kind::idle:
+      return {{"kind", "idle"}};
+    case ArrivalSpec::Kind::closed_loop:
+      return {{"kind", "closed_loop"}, {"clients", a.clients}, {"think", a.think.to_json()}};
+    case ArrivalSpec::Kind::replay:
+      return {{"kind", "replay"}, {"file", a.file}};
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+json Scenario::to_json() const {
+  json ph = json::array();
+  for (const Phase& p : phases) {
+    json j = {{"name", p.name}, {"duration", format_duration(p.duration)}, {"arrival", arrival_json(p.arrival)}};
+    if (p.arrival.kind != ArrivalSpec::Kind::idle) j["task"] = task_json(p.task);
+    ph.push_back(j);
+  }
+  json ps = json::array();
+  for (const PoolEntry& p : pools) ps.push_back({{"name", p.name}, {"design", p.design}, {"config", p.config}});
+  json j = {{"format", kScenarioFormat},
+            {"name", name},
+            {"lesson", lesson},
+            {"description", description},
+            {"seed", seed},
+            {"time_scale", time_scale},
+            {"schedule", schedule == Schedule::sequential ? "sequential" : "side_by_side"},
+            {"submitters", submitters},
+            {"drain", drain == ShutdownMode::now ? "now" : "graceful"},
+            {"phases", ph},
+            {"pools", ps}};
+  if (watchdog) j["watchdog"] = format_duration(*watchdog);
+  return j;
+}
+
+Scenario parse_scenario(const json& j, const std::string& file, const std::filesystem::path& base_dir) {
+  try {
+    ObjectReader r(j, "");
+    Scenario s;
+    s.file = file;
+    if (const json* f = r.get("format"); f && *f != kScenarioFormat)
+      fail_at("/format", "\"" + std::string(kScenarioFormat) + "\"", *f);
+    s.name = r.string("name");
+    s.lesson = r.string("lesson");
+    s.description = r.string("description", "");
+    s.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0));
+    s.time_scale = r.number("time_scale", 1.0, 0.001, 1000.0);
+    s.schedule = r.choice("schedule", {"side_by_side", "sequential"}, "side_by_side") == "sequential"
+                     ? Schedule::sequential
+                     : Schedule::side_by_side;
+    s.submitters = static_cast<int>(r.integer("submitters", 1, 1, 64));
+    if (r.has("watchdog")) s.watchdog = r.duration("watchdog", std::nullopt, Nanos(0), true);
+    s.drain = r.choice("drain", {"graceful", "now"}, "graceful") == "now" ? ShutdownMode::now : ShutdownMode::graceful;
+
+    std::optional<TaskSpec> default_task;
+    if (const json* t = r.get("task")) default_task = parse_task(*t, "/task", 0);
+
+    const json& phases = r.required("phases");
+    if (!phases.is_array() || phases.empty()) fail_at("/phases", "a non-empty array of phases", phases);
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+      std::string path = "/phases/" + std::to_string(i);
+      ObjectReader pr(phases[i], path);
+      Phase p;
+      p.name = pr.string("name", "phase " + std::to_string(i + 1));
+      p.duration = pr.duration("duration", std::nullopt, Nanos(0), true);
+      p.arrival = parse_arrival(pr.required("arrival"), pr.path_of("arrival"), p.duration, base_dir);
+      if (const json* t = pr.get("task")) {
+        p.task = parse_task(*t, pr.path_of("task"), 0);
+      } else if (default_task) {
+        p.task = *default_task;
+      } else if (p.arrival.kind != ArrivalSpec::Kind::idle) {
+        throw ConfigError(pr.path_of("task"), "is required (or give a scenario-wide \"task\")");
+      }
+      pr.done();
+      s.phases.push_back(std::move(p));
+    }
+
+    const json& pools = r.required("pools");
+    if (!pools.is_array() || pools.empty()) fail_at("/pools", "a non-empty array of pools to compare", pools);
+    std::set<std::string> names;
+    const Registry& registry = Registry::global();
+    for (std::size_t i = 0; i < pools.size(); ++i) {
+      std::string path = "/pools/" + std::to_string(i);
+      ObjectReader pr(pools[i], path);
+      PoolEntry e;
+      e.design = pr.string("design");
+      if (!registry.find(e.design)) {
+        try {
+          registry.get(e.design);
+        } catch (const ConfigError& err) {
+          throw err.prefixed(pr.path_of("design"));
+        }
+      }
+      e.name = pr.string("name", e.design);
+      if (!names.insert(e.name).second)
+        throw ConfigError(pr.path_of("name"),
+                          "pool name '" + e.name + "' is used twice; give each pool a unique \"name\"");
+      e.config = pr.get("config") ? *pr.get("config") : json::object();
+      try {
+        // Building the pool once (on a clock that never moves, untraced) also
+        // catches the design's own rules across parameters, before anything runs.
+        ManualClock still;
+        registry.create(e.design, e.config, TraceTarget{.clock = &still});
+      } catch (const ConfigError& err) {
+        throw err.prefixed(pr.path_of("config"));
+      }
+      pr.done();
+      s.pools.push_back(std::move(e));
+    }
+    r.done();
+    return s;
+  } catch (const ScenarioError&) {
+    throw;
+  } catch (const ConfigError& e) {
+    throw ScenarioError(file, e);
+  }
+}
+
+Scenario load_scenario(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw ScenarioError(file.string(), ConfigError("", "cannot read the file"));
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    throw ScenarioError(file.string(), ConfigError("", "not valid JSON: " + what.substr(what.find(']') + 2)));
+  }
+  return parse_scenario(j, file.string(), file.parent_path());
+}
+
+json apply_overrides(json j, const Overrides& o) {
+  if (!j.is_object()) return j;
+  if (o.seed) j["seed"] = *o.seed;
+  if (o.time_scale) j["time_scale"] = *o.time_scale;
+  if (!j.contains("pools") || !j["pools"].is_array()) return j;
+  json& pools = j["pools"];
+  auto name_of = [](const json& p) {
+    if (p.contains("name") && p["name"].is_string()) return p["name"].get<std::string>();
+    return p.contains("design") && p["design"].is_string() ? p["design"].get<std::string>() : std::string();
+  };
+  if (!o.pools.empty()) {
+    json kept = json::array();
+    for (const std::string& want : o.pools) {
+      auto it = std::find_if(pools.begin(), pools.end(), [&](const json& p) { return name_of(p) == want; });
+      if (it != pools.end()) {
+        kept.push_back(*it);
+      } else if (Registry::global().find(want)) {
+        kept.push_back({{"design", want}});  // a design the scenario does not name: run it with its defaults
+      } else {
+        std::string known;
+        for (const json& p : pools) known += (known.empty() ? "" : ", ") + name_of(p);
+        throw ConfigError("--pool " + want, "no pool '" + want + "' in the scenario (" + known +
+                                                ") and no registered design of that name");
+      }
+    }
+    pools = kept;
+  }
+  for (const auto& [target, value] : o.settings) {
+    auto dot = target.find('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == target.size())
+      throw ConfigError("--set " + target, "expected POOL.PARAM=VALUE");
+    std::string pool = target.substr(0, dot), param = target.substr(dot + 1);
+    auto it = std::find_if(pools.begin(), pools.end(), [&](const json& p) { return name_of(p) == pool; });
+    if (it == pools.end()) throw ConfigError("--set " + target, "no pool '" + pool + "' in this run");
+    (*it)["config"][param] = value;
+  }
+  return j;
+}
+
+}  // namespace poolscope::scenario

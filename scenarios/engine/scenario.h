@@ -1,0 +1,114 @@
+// A scenario: the workload (phases of arrivals, the tasks they bring) and the
+// pools to compare under it. Parsed from a JSON file (docs/scenario-format.md);
+// every error names the file, the JSON path and what was expected, and a
+// scenario that fails to parse never runs.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pools/core/pool.h"
+#include "scenarios/engine/distribution.h"
+
+namespace poolscope::scenario {
+
+inline constexpr std::string_view kScenarioFormat = "poolscope-scenario/1";
+
+// A ConfigError that also names the file: "x.json: /phases/2/arrival/rate: expected ...".
+class ScenarioError : public ConfigError {
+ public:
+  ScenarioError(std::string file, const ConfigError& e);
+  const std::string& file() const { return file_; }
+  const char* what() const noexcept override { return full_.c_str(); }
+
+ private:
+  std::string file_;
+  std::string full_;
+};
+
+struct TaskSpec {
+  enum class Kind { sleep, spin };  // I/O-bound (waits on the clock) or CPU-bound (burns CPU time)
+  Kind kind = Kind::sleep;
+  Distribution duration = Distribution::fixed(Nanos(0));
+  double throw_probability = 0;            // the task throws at its end with this probability
+  int priority_min = 0, priority_max = 0;  // uniform integer priority, for priority queues
+  struct Children {
+    int count = 0;                   // submitted to the same pool at the end of the task's own work
+    bool wait = false;               // and then waited for (the nested-submit deadlock)
+    std::shared_ptr<TaskSpec> task;  // what each child is
+  };
+  std::optional<Children> children;
+};
+
+struct ArrivalSpec {
+  enum class Kind { constant, poisson, burst, ramp, idle, closed_loop, replay };
+  Kind kind = Kind::idle;
+  double rate = 0;          // constant, poisson: tasks per second
+  int count = 0;            // burst: tasks at once
+  Nanos every{0};           // burst: period (0: once, at the phase start)
+  double from = 0, to = 0;  // ramp: rate at the start and end of the phase
+  bool poisson = false;     // ramp: Poisson arrivals instead of evenly spaced
+  int clients = 0;          // closed_loop: each submits, waits for its task, thinks, repeats
+  Distribution think = Distribution::fixed(Nanos(0));
+  std::string file;          // replay: CSV of arrival times (seconds from the phase start)
+  std::vector<Nanos> times;  // replay: loaded from the file
+};
+
+struct Phase {
+  std::string name;
+  Nanos duration{0};
+  ArrivalSpec arrival;
+  TaskSpec task;
+};
+
+struct PoolEntry {
+  std::string name;    // how results call it (unique in the scenario)
+  std::string design;  // registry name
+  json config;         // as written; validated against the registry
+};
+
+enum class Schedule {
+  side_by_side,  // all pools on one timeline at once (sleep-bound work)
+  sequential,    // one pool after another, each alone on the machine (CPU-bound work)
+};
+
+struct Scenario {
+  std::string file;  // where it was read from ("" if built in code)
+  std::string name;
+  std::string lesson;       // one line: what it teaches
+  std::string description;  // what to look at, a paragraph
+  std::uint64_t seed = 1;
+  double time_scale = 1;  // scenario seconds per wall second
+  Schedule schedule = Schedule::side_by_side;
+  int submitters = 1;  // threads submitting the open-loop arrivals, per pool
+  // No task starts or ends this long while some are outstanding: stalled.
+  // Unset: 10 s, or twice the longest task of the workload if that is longer.
+  std::optional<Nanos> watchdog;
+  ShutdownMode drain = ShutdownMode::graceful;  // how pools are shut down after the last phase
+  std::vector<Phase> phases;
+  std::vector<PoolEntry> pools;
+
+  Nanos duration() const;  // sum of the phases
+  json to_json() const;    // normalized: what the run actually used
+};
+
+// Parses and validates `j` (pool configs against the registry too). `file`
+// names the source in errors; `base_dir` resolves replay CSV files.
+Scenario parse_scenario(const json& j, const std::string& file, const std::filesystem::path& base_dir);
+// Reads, parses and validates a scenario file; errors are ScenarioErrors.
+Scenario load_scenario(const std::filesystem::path& file);
+
+// Command-line adjustments, applied before validation.
+struct Overrides {
+  std::vector<std::string> pools;  // keep only these (a registered design not in the scenario is added with defaults)
+  std::vector<std::pair<std::string, json>> settings;  // "POOL.PARAM" -> value
+  std::optional<std::uint64_t> seed;
+  std::optional<double> time_scale;
+};
+// Applies `o` to the scenario's JSON; errors name the option.
+json apply_overrides(json j, const Overrides& o);
+
+}  // namespace poolscope::scenario

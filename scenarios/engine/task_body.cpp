@@ -1,0 +1,105 @@
+#include "scenarios/engine/task_body.h"
+
+#include <time.h>
+
+#include <stdexcept>
+
+namespace poolscope::scenario {
+
+void CancelScope::cancel() {
+  std::lock_guard g(m_);
+  cancelled_.store(true, std::memory_order_release);
+  for (Countdown* c : waiting_) c->wake();
+}
+
+bool CancelScope::enter(Countdown* c) {
+  std::lock_guard g(m_);
+  if (cancelled()) return false;
+  waiting_.insert(c);
+  return true;
+}
+
+void CancelScope::leave(Countdown* c) {
+  std::lock_guard g(m_);
+  waiting_.erase(c);
+}
+
+void Countdown::count_down() {
+  std::lock_guard g(m_);
+  if (--n_ <= 0) cv_.notify_all();
+}
+
+void Countdown::wake() {
+  std::lock_guard g(m_);
+  cv_.notify_all();
+}
+
+bool Countdown::wait(CancelScope& scope) {
+  if (!scope.enter(this)) return false;
+  std::unique_lock lock(m_);
+  cv_.wait(lock, [&] { return n_ <= 0 || scope.cancelled(); });
+  bool all = n_ <= 0;
+  lock.unlock();
+  scope.leave(this);
+  return all;
+}
+
+void spin_for(Nanos cpu) {
+  auto thread_cpu = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return Nanos(std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec);
+  };
+  const Nanos end = thread_cpu() + cpu;
+  volatile std::uint64_t sink = 0;
+  while (thread_cpu() < end)
+    for (int i = 0; i < 256; ++i) sink = sink + static_cast<std::uint64_t>(i);
+}
+
+namespace {
+
+// Counts `done` down once: at the end of the run, or when destroyed unrun.
+class DoneSignal {
+ public:
+  explicit DoneSignal(std::shared_ptr<Countdown> c) : c_(std::move(c)) {}
+  DoneSignal(DoneSignal&&) noexcept = default;
+  DoneSignal& operator=(DoneSignal&&) = delete;
+  ~DoneSignal() { fire(); }
+  void fire() {
+    if (auto c = std::exchange(c_, nullptr)) c->count_down();
+  }
+
+ private:
+  std::shared_ptr<Countdown> c_;
+};
+
+void run_task(const TaskInstance& t, TaskContext& ctx) {
+  if (t.kind == TaskSpec::Kind::spin) {
+    spin_for(Nanos(static_cast<std::int64_t>(static_cast<double>(t.duration.count()) / ctx.time_scale)));
+  } else if (t.duration > Nanos(0)) {
+    ctx.clock->sleep_for(t.duration);
+  }
+  if (!t.children.empty()) {
+    auto children = std::make_shared<Countdown>(static_cast<int>(t.children.size()));
+    for (const TaskInstance& child : t.children) {
+      SubmitResult r = ctx.pool->submit(make_runnable(child, ctx, children), SubmitOptions{child.priority});
+      if (!r.accepted()) ctx.children_refused.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (t.wait_children) children->wait(ctx.cancel);
+  }
+  if (t.throws) throw std::runtime_error("scenario task failed (throw_probability)");
+}
+
+}  // namespace
+
+Task make_runnable(const TaskInstance& t, TaskContext& ctx, std::shared_ptr<Countdown> done) {
+  return [&t, &ctx, signal = DoneSignal(std::move(done))]() mutable {
+    struct FireAtEnd {
+      DoneSignal& s;
+      ~FireAtEnd() { s.fire(); }
+    } at_end{signal};
+    run_task(t, ctx);
+  };
+}
+
+}  // namespace poolscope::scenario

@@ -1,0 +1,69 @@
+// What a scenario task does when a pool runs it: sleep (I/O-bound) or burn
+// CPU (CPU-bound) for its duration, submit its children to the same pool and
+// maybe wait for them, and maybe throw. Built from a TaskInstance of the
+// workload; the pool sees only a poolscope::Task.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "pools/core/pool.h"
+#include "scenarios/engine/workload.h"
+
+namespace poolscope::scenario {
+
+class Countdown;
+
+// Lets the engine release every task waiting for its children when a run is
+// stopped or stalls (the nested-submit deadlock), so shutdown can finish.
+class CancelScope {
+ public:
+  void cancel();
+  bool cancelled() const { return cancelled_.load(std::memory_order_acquire); }
+
+ private:
+  friend class Countdown;
+  bool enter(Countdown* c);
+  void leave(Countdown* c);
+  std::mutex m_;
+  std::set<Countdown*> waiting_;
+  std::atomic<bool> cancelled_{false};
+};
+
+// Counts tasks still to end; wait() returns at zero or on cancel.
+class Countdown {
+ public:
+  explicit Countdown(int n) : n_(n) {}
+  void count_down();
+  // Returns true if everything ended, false if cancelled first.
+  bool wait(CancelScope& scope);
+
+ private:
+  friend class CancelScope;
+  void wake();
+  std::mutex m_;
+  std::condition_variable cv_;
+  int n_;
+};
+
+// Everything the tasks of one pool in one run share.
+struct TaskContext {
+  Pool* pool = nullptr;
+  Clock* clock = nullptr;
+  double time_scale = 1;  // spin tasks burn duration / time_scale of CPU time
+  CancelScope cancel;
+  std::atomic<std::uint64_t> children_refused{0};
+};
+
+// The task to submit for `t`. `done`, if given, is counted down exactly once:
+// when the task ends (normally or by throwing), or if the pool destroys it
+// without running it (refused, dropped).
+Task make_runnable(const TaskInstance& t, TaskContext& ctx, std::shared_ptr<Countdown> done = nullptr);
+
+// Burns `cpu` of this thread's CPU time.
+void spin_for(Nanos cpu);
+
+}  // namespace poolscope::scenario

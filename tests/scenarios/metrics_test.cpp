@@ -1,0 +1,142 @@
+// Metrics from a hand-written event stream: every number checked by hand.
+#include "scenarios/engine/metrics.h"
+
+#include <catch2/catch.hpp>
+
+using namespace poolscope;
+using namespace poolscope::metrics;
+
+namespace {
+
+constexpr std::int64_t ms = 1'000'000;
+
+struct Script {
+  std::vector<Event> events;
+  Counters c;
+  void add(std::int64_t t, EventKind k, WorkerId w = 0, TaskId task = 0, Label rule = kNoLabel, std::int64_t arg = 0) {
+    switch (k) {
+      case EventKind::worker_spawned:
+        ++c.workers;
+        break;
+      case EventKind::worker_exited:
+        --c.workers;
+        break;
+      case EventKind::task_started:
+        ++c.busy;
+        break;
+      case EventKind::task_finished:
+      case EventKind::task_threw:
+        --c.busy;
+        break;
+      case EventKind::task_queued:
+        ++c.queued;
+        break;
+      case EventKind::task_handoff:
+        c.queued -= arg;
+        break;
+      default:
+        break;
+    }
+    Event e;
+    e.time = t;
+    e.kind = k;
+    e.worker = w;
+    e.task = task;
+    e.rule = rule;
+    e.arg = arg;
+    e.counters = c;
+    events.push_back(e);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("metrics: counts, latencies, peaks and time-weighted means from a known stream") {
+  Label spawn = intern_label("m-spawn"), reap = intern_label("m-reap"), full = intern_label("m-full");
+  Script s;
+  s.add(0, EventKind::worker_spawned, 1, 0, spawn);
+  s.add(0, EventKind::task_submitted, 0, 1);
+  s.add(0, EventKind::task_started, 1, 1);
+  s.add(10 * ms, EventKind::task_submitted, 0, 2);
+  s.add(10 * ms, EventKind::task_queued, 0, 2);
+  s.add(20 * ms, EventKind::task_finished, 1, 1);
+  s.add(20 * ms, EventKind::task_handoff, 1, 2, kNoLabel, 1);
+  s.add(20 * ms, EventKind::task_started, 1, 2);
+  s.add(25 * ms, EventKind::task_submitted, 0, 3);
+  s.add(25 * ms, EventKind::task_refused, 0, 3, full);
+  s.add(60 * ms, EventKind::task_threw, 1, 2);
+  s.add(100 * ms, EventKind::worker_reaped, 1, 0, reap, 40 * ms);
+  s.add(100 * ms, EventKind::worker_exited, 1, 0, reap);
+
+  RunMetrics run;
+  run.set_pools({PoolInfo{0, "p", "demo"}});
+  run.add(s.events);
+  const PoolMetrics& p = *run.pool(0);
+  Summary sum = p.summary();
+  CHECK(sum.submitted == 3);
+  CHECK(sum.completed == 1);
+  CHECK(sum.threw == 1);
+  CHECK(sum.refused == 1);
+  CHECK(sum.refused_by_reason == std::map<std::string, std::uint64_t>{{"m-full", 1}});
+  CHECK(sum.reaped_by_rule == std::map<std::string, std::uint64_t>{{"m-reap", 1}});
+  CHECK(sum.invariant_holds());
+  CHECK(sum.queue_wait.count == 2);
+  CHECK(sum.queue_wait.max == 10 * ms);  // task 2 waited from 10 to 20 ms
+  CHECK(sum.queue_wait.p50 == 0);
+  CHECK(sum.service.p50 == 20 * ms);
+  CHECK(sum.service.max == 40 * ms);
+  CHECK(sum.end_to_end.max == 50 * ms);
+  CHECK(sum.peak_workers == 1);
+  CHECK(sum.peak_queued == 1);
+  CHECK(sum.final_workers == 0);
+  // One worker alive for the whole 100 ms; busy from 0 to 60 ms.
+  CHECK(sum.mean_workers == Approx(1.0));
+  CHECK(sum.mean_busy == Approx(0.6));
+  CHECK(sum.utilisation == Approx(0.6));
+  // Two tasks ended in the 60 ms from the first submission to the last end.
+  CHECK(sum.throughput == Approx(2 / 0.060));
+
+  // Step series: one point per change of the counters, not per event.
+  CHECK(p.series().size() == 8);
+  REQUIRE(p.lanes().size() == 1);
+  const WorkerLane& lane = p.lanes()[0];
+  CHECK(lane.spawn_rule == spawn);
+  CHECK(lane.reaped == 100 * ms);
+  CHECK(lane.idle_before_reap == 40 * ms);
+  REQUIRE(lane.slices.size() == 2);
+  CHECK(lane.slices[1].start == 20 * ms);
+  CHECK(lane.slices[1].end == 60 * ms);
+  CHECK(lane.slices[1].threw);
+  CHECK(p.markers().size() == 5);  // spawned, refused, threw, reaped, exited
+  REQUIRE(p.last_rule() != nullptr);
+  CHECK(p.last_rule()->rule == reap);
+  CHECK(p.last_progress() == 60 * ms);
+}
+
+TEST_CASE("metrics: percentiles use the nearest rank") {
+  Script s;
+  for (TaskId i = 1; i <= 100; ++i) {
+    s.add(0, EventKind::task_submitted, 0, i);
+    s.add(0, EventKind::task_started, static_cast<WorkerId>(i), i);
+  }
+  for (TaskId i = 1; i <= 100; ++i)
+    s.add(static_cast<std::int64_t>(i) * ms, EventKind::task_finished, static_cast<WorkerId>(i), i);
+  RunMetrics run;
+  run.add(s.events);
+  Summary sum = run.pool(0)->summary();
+  CHECK(sum.service.p50 == 50 * ms);
+  CHECK(sum.service.p95 == 95 * ms);
+  CHECK(sum.service.p99 == 99 * ms);
+  CHECK(sum.service.max == 100 * ms);
+  CHECK(sum.service.mean == Approx(50.5 * ms));
+}
+
+TEST_CASE("metrics: a timestamp a few ns out of order does not run the timeline backwards") {
+  Script s;
+  s.add(100, EventKind::task_submitted, 0, 1);
+  s.add(90, EventKind::task_started, 1, 1);  // recorded by another thread, a hair earlier
+  RunMetrics run;
+  run.add(s.events);
+  CHECK(run.pool(0)->last_time() == 100);
+  CHECK(run.pool(0)->summary().queue_wait.max == 0);
+}
