@@ -1,4 +1,7 @@
 // The registry entry and the Pool adapter: parameters, config errors, fates.
+#include <atomic>
+#include <vector>
+
 #include "pools/core/registry.h"
 #include "tests/fasthttp/rig.h"
 
@@ -69,4 +72,25 @@ TEST_CASE("adapter: MaxIdleWorkerDuration 0 means 10s (getMaxIdleWorkerDuration)
   CHECK(clock.waiters() == 1);  // still asleep
   clock.advance(1ns);
   CHECK(await_event(log, pass, "the next pass").time == Time(10s).count());
+}
+
+TEST_CASE("adapter: with unbuffered channels (workerChanCap 0) the invariant holds under 4 submitters") {
+  ManualClock clock;
+  auto pool =
+      Registry::global().create("fasthttp", {{"MaxWorkersCount", 3}, {"workerChanCap", "0"}}, {.clock = &clock});
+  std::atomic<std::uint64_t> ran{0}, accepted{0};
+  {
+    std::vector<Thread> submitters;
+    for (int s = 0; s < 4; ++s)
+      submitters.emplace_back("submitter", [&] {
+        for (int i = 0; i < 2000; ++i) accepted += pool->submit([&] { ran++; }).accepted();
+      });
+  }
+  pool->shutdown(ShutdownMode::graceful);
+  Accounting acc = pool->accounting();
+  CHECK(acc.submitted == 8000);
+  CHECK(acc.completed == accepted);
+  CHECK(ran == accepted);
+  CHECK(acc.balanced());
+  CHECK(pool->state() == Counters{});
 }

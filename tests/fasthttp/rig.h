@@ -2,6 +2,9 @@
 // recording into its own trace stream.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "pools/fasthttp/worker_pool.h"
 #include "tests/support/sync.h"
 
@@ -35,6 +38,13 @@ struct Rig {
 
   void await_count(const TraceLog::Pred& pred, std::size_t n, const std::string& what) {
     await_condition([&] { return events(pred).size() >= n; }, what);
+  }
+
+  // Worker `w`'s worker_exited event, once it has come.
+  Event exited(WorkerId w) {
+    auto pred = [w](const Event& e) { return e.kind == EventKind::worker_exited && e.worker == w; };
+    await_count(pred, 1, "worker " + std::to_string(w) + " exits");
+    return events(pred).front();
   }
 };
 
