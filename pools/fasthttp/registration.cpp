@@ -1,0 +1,102 @@
+// `fasthttp` behind the Pool interface, and its registry entry.
+#include <string>
+
+#include "pools/core/duration.h"
+#include "pools/core/registry.h"
+#include "pools/core/submit_gate.h"
+#include "pools/fasthttp/worker_pool.h"
+
+namespace poolscope::fasthttp {
+namespace {
+
+Config config_from(const Params& p) {
+  const std::string& cap = p.choice("workerChanCap");
+  return Config{
+      .max_workers_count = static_cast<int>(p.integer("MaxWorkersCount")),
+      .max_idle_worker_duration = p.duration("MaxIdleWorkerDuration"),
+      .worker_chan_cap = cap == "auto" ? workerChanCap(usable_cpus()) : std::stoi(cap),
+  };
+}
+
+class FasthttpPool final : public Pool {
+ public:
+  // Server.Serve starts its workerPool before accepting the first connection.
+  FasthttpPool(const Params& params, const TraceTarget& target) : params_(params), wp_(config_from(params), target) {
+    wp_.start();
+  }
+  ~FasthttpPool() override { shutdown(ShutdownMode::graceful); }
+
+  std::string_view design() const override { return "fasthttp"; }
+
+  SubmitResult submit(Task task, const SubmitOptions&) override {
+    SubmitGate::Entry entry(gate_);
+    if (!entry) {
+      wp_.trace().refused(wp_.trace().submitted(), rules::pool_closed());
+      return SubmitResult::closed();
+    }
+    Label refusal = kNoLabel;
+    return wp_.serve(std::move(task), &refusal) ? SubmitResult::accept() : SubmitResult::refuse(refusal);
+  }
+
+  // fasthttp never queues: a task is refused or handed to a worker, which
+  // runs it. So both modes stop the pool and wait for the busy workers, and
+  // neither drops anything.
+  void shutdown(ShutdownMode mode) override {
+    const bool first = gate_.close();
+    gate_.wait_empty();
+    std::lock_guard g(shutdown_);  // stop() is not safe to call concurrently (nor is Go's Stop)
+    wp_.stop();
+    wp_.join();
+    if (first) wp_.trace().stopped(mode == ShutdownMode::graceful ? rules::graceful() : rules::now(), 0);
+  }
+
+  Counters state() const override { return wp_.state(); }
+  json params() const override { return params_.config_json(); }
+  const PoolTrace& trace() const override { return wp_.trace(); }
+
+ private:
+  Params params_;
+  WorkerPool wp_;
+  SubmitGate gate_;
+  std::mutex shutdown_;
+};
+
+Design fasthttp_design() {
+  return Design{
+      .name = "fasthttp",
+      .summary =
+          "LIFO stack of ready workers, each with a 1-slot channel; no queue: refused when MaxWorkersCount are "
+          "busy; a cleaner stops the workers idle longer than MaxIdleWorkerDuration, oldest first",
+      .docs = "docs/pools/fasthttp.md",
+      .origin = "design",
+      .params =
+          {
+              {.name = "MaxWorkersCount",
+               .type = ParamType::integer,
+               .default_value = kDefaultMaxWorkersCount,
+               .min = 1,
+               .max = kDefaultConcurrency,
+               .unit = "workers",
+               .help = "most workers alive at once; with all of them busy, a task is refused (fasthttp's "
+                       "Server.Concurrency, default 256*1024 there)"},
+              {.name = "MaxIdleWorkerDuration",
+               .type = ParamType::duration,
+               .default_value = format_duration(kDefaultMaxIdleWorkerDuration),
+               .min = "0s",
+               .help = "the cleaner's period, and how long a worker may stay idle before it stops; 0 means 10s"},
+              {.name = "workerChanCap",
+               .type = ParamType::choice,
+               .default_value = "auto",
+               .choices = {"auto", "0", "1"},
+               .help = "each worker's channel capacity: 0 makes serve wait until the worker takes the task; auto is "
+                       "Go's rule (0 on one CPU, else 1)"},
+          },
+      .make = [](const Params& p, const TraceTarget& target) { return std::make_unique<FasthttpPool>(p, target); },
+  };
+}
+
+}  // namespace
+
+POOLSCOPE_REGISTER_DESIGN(fasthttp_design);
+
+}  // namespace poolscope::fasthttp

@@ -1,0 +1,158 @@
+#include "pools/fasthttp/worker_pool.h"
+
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace poolscope::fasthttp {
+
+WorkerPool::WorkerPool(Config config, const TraceTarget& target)
+    : config_(config), trace_(target, "fasthttp"), workerChanPool(config.worker_chan_cap) {}
+
+WorkerPool::~WorkerPool() {
+  stop();
+  join();
+}
+
+void WorkerPool::start() {
+  if (stopCh) return;
+  stopCh = std::make_unique<StopCh>();
+  trace_.state(kStartCleaner);
+  cleaner_ = Thread("fasthttp-clean", [this, stop = stopCh.get()] { cleaner(*stop); });
+}
+
+void WorkerPool::stop() {
+  if (!stopCh) return;
+  {
+    std::lock_guard g(stopCh->m);
+    stopCh->closed = true;
+  }
+  stopCh->cv.notify_all();
+  cleaner_.join();
+  stopCh.reset();
+
+  // Do not wait for busy workers: they stop after their task, when release
+  // notices mustStop.
+  stopReady();
+  trace_.state(kMustStop);
+}
+
+void WorkerPool::stopReady() {
+  std::lock_guard g(lock);
+  const Time now = trace_.clock().now();
+  for (workerChan* ch : ready) {
+    trace_.reaped(ch->worker, kStopReady, now - ch->lastUseTime);
+    ch->ch.send(Job{});  // under the lock, as in Go; the worker is waiting in recv and needs no lock to take it
+  }
+  ready.clear();
+  mustStop = true;
+}
+
+bool WorkerPool::serve(Task task, Label* refusal) {
+  // Go's nil conn is the stop signal, and an empty C++ callable cannot be called.
+  if (!task) throw std::invalid_argument("fasthttp: serve needs a task");
+  Job job{trace_.submitted(), std::move(task)};
+  Label why = kNoIdleWorkers;
+  workerChan* ch = getCh(job.id, why);
+  if (ch == nullptr) {
+    trace_.refused(job.id, why);
+    if (refusal) *refusal = why;
+    return false;
+  }
+  ch->ch.send(std::move(job));
+  return true;
+}
+
+workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
+  workerChan* ch = nullptr;
+  bool createWorker = false;
+  {
+    std::lock_guard g(lock);
+    if (ready.empty()) {
+      if (workersCount < config_.max_workers_count) {
+        createWorker = true;
+        workersCount++;
+      }
+    } else {
+      ch = ready.back();  // the most recently released worker
+      ready.pop_back();
+    }
+  }
+
+  if (ch != nullptr) {
+    trace_.handoff(task, ch->worker, kReadyStackPop);
+    return ch;
+  }
+  if (!createWorker) return nullptr;
+
+  ch = workerChanPool.get();
+  ch->worker = trace_.new_worker_id();
+  trace_.spawned(ch->worker, kNewWorker);
+  try {
+    // Go: go func() { wp.workerFunc(ch); wp.workerChanPool.Put(vch) }()
+    ch->thread = Thread("fasthttp-" + std::to_string(ch->worker), [this, ch] {
+      workerFunc(ch);
+      workerChanPool.put(ch);
+    });
+  } catch (const std::system_error&) {
+    // A goroutine always starts; a thread may not. Undo the count and refuse.
+    {
+      std::lock_guard g(lock);
+      if (--workersCount == 0) exited_.notify_all();
+    }
+    trace_.exited(ch->worker, rules::thread_create_failed());
+    workerChanPool.put(ch);
+    refusal = rules::thread_create_failed();
+    return nullptr;
+  }
+  trace_.handoff(task, ch->worker, kNewWorker);
+  return ch;
+}
+
+bool WorkerPool::release(workerChan* ch) {
+  ch->lastUseTime = trace_.clock().now();
+  std::lock_guard g(lock);
+  if (mustStop) return false;
+  ready.push_back(ch);
+  // Traced under the lock, so the worker shows idle before any getCh can pop it.
+  trace_.idle(ch->worker, kReadyStack);
+  return true;
+}
+
+void WorkerPool::workerFunc(workerChan* ch) {
+  const WorkerId w = ch->worker;
+  Label why = kMustStop;
+  for (;;) {
+    Job job = ch->ch.recv();
+    if (!job) {
+      why = kNilReceived;
+      break;
+    }
+    trace_.run(w, job);  // catches what the task throws (Go would crash; see worker_pool.h)
+    job = Job{};         // Go: c = nil; let go of the task before going back on the stack
+    if (!release(ch)) break;
+  }
+
+  {
+    std::lock_guard g(lock);
+    if (--workersCount == 0) exited_.notify_all();
+  }
+  trace_.exited(w, why);
+}
+
+void WorkerPool::join() {
+  stopReady();
+  {
+    std::unique_lock g(lock);
+    exited_.wait(g, [&] { return workersCount == 0; });
+  }
+  workerChanPool.join_threads();
+}
+
+Counters WorkerPool::state() const {
+  std::lock_guard g(lock);
+  const auto workers = static_cast<std::uint32_t>(workersCount);
+  return Counters{.workers = workers, .busy = workers - static_cast<std::uint32_t>(ready.size())};
+}
+
+}  // namespace poolscope::fasthttp

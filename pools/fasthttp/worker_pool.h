@@ -1,0 +1,110 @@
+// fasthttp's workerPool (valyala/fasthttp workerpool.go; seeds 000 and 003).
+// Each task goes to a worker taken from a LIFO stack of ready workers, each
+// with its own 1-slot channel; if none is ready, a new worker is started while
+// workersCount < MaxWorkersCount; otherwise the task is refused. There is no
+// queue, ever. A cleaner wakes every MaxIdleWorkerDuration and stops the
+// workers idle longer than that, oldest first.
+//
+// Read it beside workerpool.go: the private members keep Go's names (getCh,
+// release, workerFunc, clean, lock, workersCount, mustStop, ready, stopCh,
+// workerChanPool); the members C++ adds end in an underscore. Where C++
+// differs from Go:
+// - A worker is an OS thread (poolscope::Thread), not a goroutine, and every
+//   thread is joined: join() (and the destructor) waits for the workers Go's
+//   Stop leaves to finish on their own.
+// - Channels are mutex + condition-variable mailboxes (worker_chan.h), and
+//   sync.Pool is a free list.
+// - A task that throws is caught and traced as `threw`; the worker then goes
+//   on as if the task had returned. Go's workerFunc has had no recover since
+//   2016 (commit 886e541): a panicking handler crashes the whole server.
+// - The cleaner sleeps on stopCh rather than in time.Sleep, so stop() wakes
+//   it and joins its thread at once instead of leaving it to finish its sleep.
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "pools/core/pool_trace.h"
+#include "pools/fasthttp/rules.h"
+#include "pools/fasthttp/worker_chan.h"
+
+namespace poolscope::fasthttp {
+
+struct Config {
+  int max_workers_count = kDefaultMaxWorkersCount;     // Go: MaxWorkersCount
+  Nanos max_idle_worker_duration{0};                   // Go: MaxIdleWorkerDuration; <= 0 means 10 s
+  int worker_chan_cap = workerChanCap(usable_cpus());  // Go: workerChanCap (0 or 1), a package constant
+};
+
+class WorkerPool {
+ public:
+  explicit WorkerPool(Config config, const TraceTarget& target = {});
+  ~WorkerPool();  // stop(), then join(): no thread outlives the pool
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Go: Start. Starts the cleaner, whose first pass runs at once. A no-op if
+  // already started. Like Go's, it does not reset mustStop: after stop() and
+  // start(), every worker serves one task and exits.
+  void start();
+  // Go: Stop. A no-op if not started. Ends the cleaner, sends nil to every
+  // ready worker and sets mustStop. Busy workers are neither waited for nor
+  // interrupted: each finishes its task, sees mustStop in release and exits.
+  // Like Go's, start() and stop() must not run concurrently with each other.
+  void stop();
+  // Go: Serve. Hands `task` (not empty) to a worker (getCh), or returns false
+  // at once when every one of MaxWorkersCount workers is busy; then
+  // *refusal, if given, says why (no-idle-workers, or that the OS refused a
+  // thread, which a goroutine never does). Like Go's, it does not look at
+  // mustStop: after stop() it still starts workers, each of which serves this
+  // one task and exits.
+  bool serve(Task task, Label* refusal = nullptr);
+
+  // C++ only. Sends nil to the ready workers (as Stop does, so that a pool
+  // that was never started cannot hang here), waits until workersCount is 0
+  // and joins every thread the pool started. Call it after stop(), never
+  // while serve() runs.
+  void join();
+  // C++ only: workersCount and len(ready), read under the lock, as poolscope
+  // counters (busy = workersCount - len(ready); nothing ever queues).
+  Counters state() const;
+  // C++ only: workerChans made so far; the others were recycled.
+  std::size_t worker_chans() const { return workerChanPool.allocated(); }
+
+  const Config& config() const { return config_; }
+  PoolTrace& trace() { return trace_; }
+  const PoolTrace& trace() const { return trace_; }
+
+ private:
+  // Go's `chan struct{}` that Stop closes to end the cleaner.
+  struct StopCh {
+    std::mutex m;
+    CondVar cv;
+    bool closed = false;
+  };
+
+  workerChan* getCh(TaskId task, Label& refusal);  // `task` only names the handoff in the trace
+  bool release(workerChan* ch);
+  void workerFunc(workerChan* ch);
+  void cleaner(StopCh& stop);  // the goroutine Start launches (clean.cpp)
+  void clean(std::vector<workerChan*>& scratch, Time now);
+  Nanos getMaxIdleWorkerDuration() const;
+  void stopReady();  // the locked half of Stop, shared with join()
+
+  const Config config_;
+  PoolTrace trace_;
+  WorkerChanPool workerChanPool;
+
+  mutable std::mutex lock;
+  int workersCount = 0;
+  bool mustStop = false;
+  std::vector<workerChan*> ready;   // the LIFO stack: release pushes, getCh pops, clean trims the bottom
+  std::condition_variable exited_;  // notified when workersCount drops to 0, for join()
+
+  std::unique_ptr<StopCh> stopCh;  // null: not started (Go: stopCh == nil)
+  Thread cleaner_;
+};
+
+}  // namespace poolscope::fasthttp
