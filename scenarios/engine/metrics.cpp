@@ -60,6 +60,7 @@ void PoolMetrics::add(const Event& e) {
 
   if (is_marker(e.kind)) markers_.push_back({t, e.kind, e.rule, e.worker, e.task, e.arg, e.arg2});
   if (e.rule != kNoLabel) {
+    if (std::find(rules_.begin(), rules_.end(), e.rule) == rules_.end()) rules_.push_back(e.rule);
     last_rule_ = {t, e.kind, e.rule, e.worker, e.task, e.arg, e.arg2};
     has_last_rule_ = true;
   }

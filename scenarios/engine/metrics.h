@@ -97,6 +97,8 @@ class PoolMetrics {
   const Marker* last_rule() const { return has_last_rule_ ? &last_rule_ : nullptr; }
   // Scenario time of the last task start or end (the watchdog's progress mark).
   std::int64_t last_progress() const { return last_progress_; }
+  // Every rule label this pool's events named, in order of first appearance.
+  const std::vector<Label>& rules() const { return rules_; }
 
  private:
   struct Pending {
@@ -115,6 +117,7 @@ class PoolMetrics {
   Summary totals_;  // counts, maps and peaks; percentiles and means are filled in by summary()
   std::int64_t first_t_ = -1, last_t_ = 0, first_submit_ = -1, last_end_ = -1, last_progress_ = 0;
   double workers_area_ = 0, busy_area_ = 0;  // integrals over time, in counter x ns
+  std::vector<Label> rules_;
   Marker last_rule_{};
   bool has_last_rule_ = false;
 };

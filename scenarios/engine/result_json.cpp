@@ -229,6 +229,9 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
     if (pm) {
       pj["summary"] = summary_json(pm->summary(), p, complete);
       pj["series"] = series_json(*pm, options.series_points);
+      json rules = json::object();  // code -> the design's one-line reason, for every rule its events named
+      for (Label l : pm->rules()) rules[std::string(label_code(l))] = label_text(l);
+      pj["rules"] = rules;
     }
     std::string ps = pj.dump(2);
     if (!options.include_events) {
