@@ -1,0 +1,41 @@
+// What every gammazero test needs: a manual clock, a trace log, and the
+// design's rule labels by code.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "pools/core/trace_log.h"
+#include "tests/support/sync.h"
+
+namespace poolscope::test {
+
+struct Rig {
+  ManualClock clock;
+  TraceStream stream{std::size_t{1} << 16};
+  TraceLog log{stream};
+  TraceTarget target() { return {.clock = &clock, .stream = &stream, .name = "gammazero"}; }
+
+  std::size_t count(EventKind kind) {
+    log.sync();
+    return log.count(is_kind(kind));
+  }
+  std::size_t count(EventKind kind, std::string_view rule) {
+    log.sync();
+    return log.count(is_kind(kind, find_label(rule)));
+  }
+  // Waits until exactly `n` events of `kind` (and `rule`) have been drained.
+  // Use it rather than count() while threads may still be recording: the
+  // log drains in stream order, so one event still being written holds back
+  // the ones after it.
+  void await_count(EventKind kind, std::string_view rule, std::size_t n) {
+    await_condition([&] { return count(kind, rule) == n; },
+                    std::to_string(n) + " " + std::string(kind_name(kind)) + " " + std::string(rule));
+  }
+  // Waits for the next event of `kind` (from the previous match on).
+  Event await(EventKind kind, const std::string& what) { return await_event(log, is_kind(kind), what); }
+};
+
+inline std::string_view rule_of(const Event& e) { return label_code(e.rule); }
+
+}  // namespace poolscope::test
