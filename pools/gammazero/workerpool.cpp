@@ -105,23 +105,25 @@ void WorkerPool::dispatch(Time timeout) {
       continue;
     }
 
+    // select { case task, ok := <-p.taskQueue: ... case <-timeout.C: ... }
     Case c = select(lock, /*send=*/false, timeout);
-    if (c == Case::closed) break;
+    if (c == Case::closed) break;  // !ok: the pool is stopping
     if (c == Case::task) {
+      // Got a task to do.
       dispatchTask(*task_queue_.pop_front());
       idle = false;
-      continue;
+    } else {
+      // Timed out waiting for work to arrive. Kill a ready worker if the pool
+      // has been idle for a whole timeout: no task arrived since the last tick.
+      Time now = trace_.clock().now();
+      timeout = now + idle_timeout_;  // timer.Reset(idleTimeout), from a time read before the events below
+      joinExited();                   // the workers earlier ticks stopped
+      auto ready = static_cast<std::int64_t>(worker_queue_.size());
+      bool killed = idle && worker_count_ > 0 && killIdleWorker(now);
+      if (killed) --worker_count_;
+      trace_.cleaner_pass(idle ? kIdleTick : kTickAfterTask, ready, killed ? 1 : 0);
+      idle = true;
     }
-    // The timer fired. Kill a ready worker if the pool has been idle for a
-    // whole timeout: no task arrived since the previous tick.
-    Time now = trace_.clock().now();
-    timeout = now + idle_timeout_;  // timer.Reset(idleTimeout), from a time read before the events below
-    joinExited();
-    auto ready = static_cast<std::int64_t>(worker_queue_.size());
-    bool killed = idle && worker_count_ > 0 && killIdleWorker(now);
-    if (killed) --worker_count_;
-    trace_.cleaner_pass(idle ? kIdleTick : kTickAfterTask, ready, killed ? 1 : 0);
-    idle = true;
   }
 
   // If instructed to wait, run the tasks that are already queued.
@@ -173,17 +175,13 @@ bool WorkerPool::processWaitingQueue(std::unique_lock<std::mutex>& lock) {
       break;
     case Case::task: {  // case task, ok := <-p.taskQueue:
       Sender& s = *task_queue_.pop_front();
-      TaskId id = s.task.id;
-      waiting_queue_.push_back(std::move(s.task));
-      trace_.queued(id, kBehindQueue, static_cast<std::int64_t>(waiting_queue_.size()));
-      s.received = true;
-      s.done.notify_one();
+      pushWaiting(std::move(s.task), kBehindQueue);
+      release(s);
       break;
     }
     case Case::timer:
       break;  // not selected here
   }
-  waiting_.store(static_cast<int>(waiting_queue_.size()), std::memory_order_relaxed);
   return true;
 }
 
@@ -202,13 +200,9 @@ void WorkerPool::dispatchTask(Sender& s) {
     else
       s.error = Error::thread_create_failed;
   } else {
-    TaskId id = s.task.id;
-    waiting_queue_.push_back(std::move(s.task));
-    trace_.queued(id, kWaitingQueue, static_cast<std::int64_t>(waiting_queue_.size()));
-    waiting_.store(static_cast<int>(waiting_queue_.size()), std::memory_order_relaxed);
+    pushWaiting(std::move(s.task), kWaitingQueue);
   }
-  s.received = true;
-  s.done.notify_one();
+  release(s);
 }
 
 bool WorkerPool::startWorker(Job& task) {
@@ -255,11 +249,26 @@ std::int64_t WorkerPool::abandonWaitingQueue() {
   return n;
 }
 
+// waitingQueue.PushBack(task), with its atomic mirror.
+void WorkerPool::pushWaiting(Job task, Label rule) {
+  TaskId id = task.id;
+  waiting_queue_.push_back(std::move(task));
+  waiting_.store(static_cast<int>(waiting_queue_.size()), std::memory_order_relaxed);
+  trace_.queued(id, rule, static_cast<std::int64_t>(waiting_queue_.size()));
+}
+
+// workerQueue <- waitingQueue.PopFront()
 void WorkerPool::giveHead(Worker& w) {
   Job task = waiting_queue_.pop_front();
+  waiting_.store(static_cast<int>(waiting_queue_.size()), std::memory_order_relaxed);
   trace_.handoff(task.id, w.id, kQueueHead, /*from_queue=*/true);
   give(w, std::move(task));
-  waiting_.store(static_cast<int>(waiting_queue_.size()), std::memory_order_relaxed);
+}
+
+// The send on taskQueue completes: the submitter may return.
+void WorkerPool::release(Sender& s) {
+  s.received = true;
+  s.done.notify_one();
 }
 
 // A send on workerQueue to a worker blocked receiving: `task`, or nil (an
@@ -426,8 +435,7 @@ void WorkerPool::stop(bool wait) {
     while (!task_queue_.empty()) {
       Sender& s = *task_queue_.pop_front();
       s.error = Error::stopped;
-      s.received = true;
-      s.done.notify_one();
+      release(s);
     }
     dispatcher_wake_.notify_one();
   });

@@ -106,8 +106,10 @@ class WorkerPool {
   bool killIdleWorker(Time now);
   void runQueuedTasks(std::unique_lock<std::mutex>& lock);
   std::int64_t abandonWaitingQueue();
+  void pushWaiting(Job task, Label rule);
   void giveHead(Worker& w);
   static void give(Worker& w, Job task, Label stop_rule = kNoLabel);
+  static void release(Sender& s);
   Worker& awaitReadyWorker(std::unique_lock<std::mutex>& lock);
   void joinExited();
   void worker(Worker& self, Job task);

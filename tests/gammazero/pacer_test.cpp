@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "pools/gammazero/workerpool.h"
-#include "tests/support/sync.h"
+#include "tests/gammazero/rig.h"
 
 using namespace poolscope;
 using namespace poolscope::gammazero;
 using namespace std::chrono_literals;
 using test::await_condition;
+using test::Background;
 
 namespace {
 
@@ -108,25 +109,17 @@ TEST_CASE("pacer: Pause while paused waits for Resume; Resume waits for Pause") 
   ManualClock clock;
   Pacer pacer(100ms, clock);
   pacer.pause();
-  std::atomic<bool> second_pause{false};
-  Thread pauser("pauser", [&] {
-    pacer.pause();
-    second_pause = true;
-  });
-  CHECK_FALSE(second_pause);
+  Background second_pause([&] { pacer.pause(); });
+  CHECK_FALSE(second_pause.done());
   pacer.resume();
-  pauser.join();
+  second_pause.join();
   CHECK(pacer.is_paused());  // the second Pause took effect
 
   pacer.resume();
-  std::atomic<bool> resumed{false};
-  Thread resumer("resumer", [&] {
-    pacer.resume();
-    resumed = true;
-  });
-  CHECK_FALSE(resumed);
+  Background resume([&] { pacer.resume(); });
+  CHECK_FALSE(resume.done());
   pacer.pause();
-  resumer.join();
+  resume.join();
   CHECK_FALSE(pacer.is_paused());
 }
 

@@ -2,9 +2,12 @@
 // design's rule labels by code.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <string>
 #include <string_view>
 
+#include "pools/core/thread.h"
 #include "pools/core/trace_log.h"
 #include "tests/support/sync.h"
 
@@ -34,6 +37,23 @@ struct Rig {
   }
   // Waits for the next event of `kind` (from the previous match on).
   Event await(EventKind kind, const std::string& what) { return await_event(log, is_kind(kind), what); }
+};
+
+// Runs a call on its own thread (one that blocks: Stop, Pause, SubmitWait...);
+// done() says whether it has returned. Joined on destruction.
+class Background {
+ public:
+  explicit Background(std::move_only_function<void()> call)
+      : thread_("background", [this, call = std::move(call)]() mutable {
+          call();
+          done_ = true;
+        }) {}
+  bool done() const { return done_; }
+  void join() { thread_.join(); }
+
+ private:
+  std::atomic<bool> done_{false};
+  Thread thread_;  // last: it starts in the constructor
 };
 
 inline std::string_view rule_of(const Event& e) { return label_code(e.rule); }

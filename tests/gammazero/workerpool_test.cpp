@@ -17,6 +17,7 @@ using namespace poolscope;
 using namespace poolscope::gammazero;
 using namespace std::chrono_literals;
 using test::await_condition;
+using test::Background;
 using test::Gate;
 using test::Rig;
 using test::rule_of;
@@ -236,12 +237,12 @@ TEST_CASE("gammazero: Stop finishes the running tasks and abandons the queue (Te
     }));
   gate.await_arrivals(5);
   rig.log.mark();
-  Thread stopper("stopper", [&] { wp.stop(); });
+  Background stop([&] { wp.stop(); });
   // The queue is abandoned before Stop waits for the running tasks.
   rig.await_count(EventKind::task_dropped, "abandoned", kMax - 5);
   CHECK(finished == 0);
   gate.open();
-  stopper.join();
+  stop.join();
   CHECK(finished == 5);  // only the running tasks completed
   CHECK(wp.trace().accounting().dropped == kMax - 5);
   CHECK(wp.trace().accounting().balanced());
@@ -264,10 +265,10 @@ TEST_CASE("gammazero: StopWait runs every queued task (TestStopWait)") {
         ++finished;
       }));
     gate.await_arrivals(5);
-    Thread stopper("stopper", [&] { wp.stop_wait(); });
+    Background stop_wait([&] { wp.stop_wait(); });
     await_condition([&] { return wp.stopped(); }, "StopWait began");
     gate.open();
-    stopper.join();
+    stop_wait.join();
     CHECK(finished == kMax);
     CHECK(wp.counters() == Counters{});
     CHECK(wp.stopped());
@@ -298,20 +299,19 @@ TEST_CASE(
   first.open();
 
   Gate second;
-  std::atomic<bool> done2{false}, returned{false}, done_at_return{false};
-  Thread waiter("submit-wait", [&] {
+  std::atomic<bool> done2{false}, done_at_return{false};
+  Background submit_wait([&] {
     // No Catch assertions off the main thread: record, check below.
     (void)wp.submit_wait([&] {
       second.pass();
       done2 = true;
     });
     done_at_return = done2.load();
-    returned = true;
   });
   second.await_arrivals(1);
-  CHECK_FALSE(returned);
+  CHECK_FALSE(submit_wait.done());
   second.open();
-  waiter.join();
+  submit_wait.join();
   CHECK(done_at_return);
 }
 
@@ -325,12 +325,12 @@ TEST_CASE("gammazero: SubmitWait returns when its task throws or is abandoned") 
   REQUIRE(wp.submit(gate.task()));
   gate.await_arrivals(1);
   std::atomic<bool> ran{false}, accepted{false};
-  Thread waiter("submit-wait", [&] { accepted = wp.submit_wait([&] { ran = true; }).has_value(); });
+  Background submit_wait([&] { accepted = wp.submit_wait([&] { ran = true; }).has_value(); });
   await_condition([&] { return wp.waiting_queue_size() == 1; }, "the task waits in the queue");
-  Thread stopper("stopper", [&] { wp.stop(); });
-  waiter.join();  // returns once Stop abandoned the task, not never (as in Go)
+  Background stop([&] { wp.stop(); });
+  submit_wait.join();  // returns once Stop abandoned the task, not never (as in Go)
   gate.open();
-  stopper.join();
+  stop.join();
   CHECK(accepted);
   CHECK_FALSE(ran);
 }
@@ -418,16 +418,12 @@ TEST_CASE("gammazero: Pause waits for earlier tasks; tasks submitted while pause
   gate.await_arrivals(1);
 
   std::stop_source ctx;
-  std::atomic<bool> paused{false};
-  Thread pauser("pauser", [&] {
-    wp.pause(ctx.get_token());
-    paused = true;
-  });
+  Background pause([&] { wp.pause(ctx.get_token()); });
   // Two pause tasks run; the third waits for the first task's worker.
   await_condition([&] { return wp.waiting_queue_size() == 1; }, "a pause task queued");
-  CHECK_FALSE(paused);
+  CHECK_FALSE(pause.done());
   gate.open();
-  pauser.join();
+  pause.join();
   CHECK(first_ran);  // Pause returned only after the earlier task ran
   CHECK(wp.counters() == Counters{3, 3, 0, 0});
 
@@ -446,16 +442,11 @@ TEST_CASE("gammazero: a second Pause waits until the first is cancelled (TestPau
   WorkerPool wp(2, {}, rig.target());
   std::stop_source ctx1, ctx2;
   wp.pause(ctx1.get_token());
-  std::atomic<bool> second{false};
-  Thread pauser("pauser", [&] {
-    wp.pause(ctx2.get_token());
-    second = true;
-  });
+  Background second([&] { wp.pause(ctx2.get_token()); });
   await_condition([&] { return wp.waiting_queue_size() == 2; }, "the second Pause's tasks queued");
-  CHECK_FALSE(second);
+  CHECK_FALSE(second.done());
   ctx1.request_stop();
-  pauser.join();
-  CHECK(second);
+  second.join();
   CHECK(wp.counters() == Counters{2, 2, 0, 0});
   ctx2.request_stop();
 }
@@ -463,22 +454,16 @@ TEST_CASE("gammazero: a second Pause waits until the first is cancelled (TestPau
 TEST_CASE("gammazero: two concurrent Pauses do not deadlock (TestPause)") {
   Rig rig;
   WorkerPool wp(2, {}, rig.target());
-  std::stop_source ctx[2];
-  std::atomic<bool> done[2] = {false, false};
-  Thread a("pauser", [&] {
-    wp.pause(ctx[0].get_token());
-    done[0] = true;
-  });
-  Thread b("pauser", [&] {
-    wp.pause(ctx[1].get_token());
-    done[1] = true;
-  });
-  await_condition([&] { return done[0] || done[1]; }, "one Pause returned");
-  int first = done[0] ? 0 : 1;
-  CHECK_FALSE(done[1 - first]);  // the other one waits for the first to be cancelled...
-  ctx[first].request_stop();
-  await_condition([&] { return done[1 - first].load(); }, "the other Pause returned");  // ...and then returns
-  ctx[1 - first].request_stop();
+  std::stop_source ctx_a, ctx_b;
+  Background a([&] { wp.pause(ctx_a.get_token()); });
+  Background b([&] { wp.pause(ctx_b.get_token()); });
+  await_condition([&] { return a.done() || b.done(); }, "one Pause returned");
+  const bool a_first = a.done();
+  Background& other = a_first ? b : a;
+  CHECK_FALSE(other.done());  // the other one waits for the first to be cancelled...
+  (a_first ? ctx_a : ctx_b).request_stop();
+  other.join();  // ...and then returns
+  (a_first ? ctx_b : ctx_a).request_stop();
 }
 
 TEST_CASE("gammazero: StopWait on a doubly paused pool unpauses it and runs the queued tasks (TestPause)") {
@@ -486,13 +471,13 @@ TEST_CASE("gammazero: StopWait on a doubly paused pool unpauses it and runs the 
   WorkerPool wp(2, {}, rig.target());
   std::stop_source ctx1, ctx2;  // never cancelled
   wp.pause(ctx1.get_token());
-  Thread pauser("pauser", [&] { wp.pause(ctx2.get_token()); });
+  Background second([&] { wp.pause(ctx2.get_token()); });
   await_condition([&] { return wp.waiting_queue_size() == 2; }, "the second Pause's tasks queued");
   std::atomic<bool> ran{false};
   REQUIRE(wp.submit([&] { ran = true; }));
   wp.stop_wait();
   CHECK(ran);
-  pauser.join();
+  second.join();
 
   // Pause after stop returns at once.
   wp.pause(std::stop_source().get_token());
