@@ -14,8 +14,8 @@ namespace {
 // Where a task went.
 const Label kReadyWorker =
     intern_label("ready-worker", "gammazero: a worker was waiting on workerQueue, so the task goes straight to it");
-const Label kStartWorker = intern_label(
-    "start-worker", "gammazero: no worker was ready and fewer than maxWorkers run: start one for this task");
+const Label kNewWorker =
+    intern_label("new-worker", "gammazero: no worker was ready and fewer than maxWorkers run: start one for this task");
 const Label kWaitingQueue =
     intern_label("waiting-queue", "gammazero: no worker was ready and maxWorkers run: the task waits in the queue");
 const Label kBehindQueue = intern_label(
@@ -208,8 +208,8 @@ void WorkerPool::dispatchTask(Sender& s) {
 bool WorkerPool::startWorker(Job& task) {
   joinExited();  // keep workers_ as short as the live workers
   auto it = workers_.emplace(workers_.end(), trace_.new_worker_id());
-  trace_.spawned(it->id, kStartWorker);
-  trace_.handoff(task.id, it->id, kStartWorker);
+  trace_.spawned(it->id, kNewWorker);
+  trace_.handoff(task.id, it->id, kNewWorker);
   try {
     it->thread = Thread("gammazero-" + std::to_string(it->id), [this, it, task = std::move(task)]() mutable {
       worker(*it, std::move(task));

@@ -1,5 +1,5 @@
-// What every gammazero test needs: a manual clock, a trace log, and the
-// design's rule labels by code.
+// What the gammazero tests share: a manual clock and a trace log, rules
+// matched by code, and a thread for the calls that block.
 #pragma once
 
 #include <atomic>
@@ -13,6 +13,14 @@
 
 namespace poolscope::test {
 
+inline std::string_view rule_of(const Event& e) { return label_code(e.rule); }
+
+// Matches by the rule's code: designs may share a code (each with its own
+// text), so find_label(code) need not return this design's label.
+inline TraceLog::Pred has_rule(EventKind kind, std::string_view rule) {
+  return [kind, rule](const Event& e) { return e.kind == kind && rule_of(e) == rule; };
+}
+
 struct Rig {
   ManualClock clock;
   TraceStream stream{std::size_t{1} << 16};
@@ -25,12 +33,11 @@ struct Rig {
   }
   std::size_t count(EventKind kind, std::string_view rule) {
     log.sync();
-    return log.count(is_kind(kind, find_label(rule)));
+    return log.count(has_rule(kind, rule));
   }
-  // Waits until exactly `n` events of `kind` (and `rule`) have been drained.
-  // Use it rather than count() while threads may still be recording: the
-  // log drains in stream order, so one event still being written holds back
-  // the ones after it.
+  // Waits until exactly `n` events of `kind` and `rule` are in the log. Use
+  // it rather than count() when they may not all be recorded yet (after
+  // waiting on the pool's state rather than on an event, for instance).
   void await_count(EventKind kind, std::string_view rule, std::size_t n) {
     await_condition([&] { return count(kind, rule) == n; },
                     std::to_string(n) + " " + std::string(kind_name(kind)) + " " + std::string(rule));
@@ -55,7 +62,5 @@ class Background {
   std::atomic<bool> done_{false};
   Thread thread_;  // last: it starts in the constructor
 };
-
-inline std::string_view rule_of(const Event& e) { return label_code(e.rule); }
 
 }  // namespace poolscope::test
