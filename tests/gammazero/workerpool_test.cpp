@@ -33,6 +33,15 @@ void await_ready(const WorkerPool& wp, std::uint32_t n) {
   await_condition([&] { return ready(wp) == n; }, std::to_string(n) + " ready workers");
 }
 
+// Submits `n` tasks that each wait at `gate`, then count themselves in `finished`.
+void submit_gated(WorkerPool& wp, Gate& gate, std::atomic<int>& finished, int n) {
+  for (int i = 0; i < n; ++i)
+    REQUIRE(wp.submit([&] {
+      gate.pass();
+      ++finished;
+    }));
+}
+
 }  // namespace
 
 TEST_CASE("gammazero: StopWait handles every submitted request (TestExample)") {
@@ -230,11 +239,7 @@ TEST_CASE("gammazero: Stop finishes the running tasks and abandons the queue (Te
   WorkerPool wp(5, {}, rig.target());
   Gate gate;
   std::atomic<int> finished{0};
-  for (int i = 0; i < kMax; ++i)
-    REQUIRE(wp.submit([&] {
-      gate.pass();
-      ++finished;
-    }));
+  submit_gated(wp, gate, finished, kMax);
   gate.await_arrivals(5);
   rig.log.mark();
   Background stop([&] { wp.stop(); });
@@ -259,11 +264,7 @@ TEST_CASE("gammazero: StopWait runs every queued task (TestStopWait)") {
     WorkerPool wp(5, {}, rig.target());
     Gate gate;
     std::atomic<int> finished{0};
-    for (int i = 0; i < kMax; ++i)
-      REQUIRE(wp.submit([&] {
-        gate.pass();
-        ++finished;
-      }));
+    submit_gated(wp, gate, finished, kMax);
     gate.await_arrivals(5);
     Background stop_wait([&] { wp.stop_wait(); });
     await_condition([&] { return wp.stopped(); }, "StopWait began");
@@ -340,11 +341,7 @@ TEST_CASE("gammazero: Stop leaves 62 of 64 tasks unrun, counted as dropped (Test
   WorkerPool wp(2, {}, rig.target());
   Gate gate;
   std::atomic<int> ran{0};
-  for (int i = 0; i < 64; ++i)
-    REQUIRE(wp.submit([&] {
-      gate.pass();
-      ++ran;
-    }));
+  submit_gated(wp, gate, ran, 64);
   CHECK(wp.waiting_queue_size() == 62);
   gate.await_arrivals(2);
   Thread opener("opener", [&] {
