@@ -1,0 +1,599 @@
+// gammazero/workerpool: the upstream tests of workerpool_test.go (v1.2,
+// pool-semantics.md §6.2) on a manual clock, plus the dispatcher's rules.
+// Upstream waits on channels and sleeps; here tasks wait at a Gate and the
+// tests wait for trace events, so nothing depends on how fast threads run.
+#include "pools/gammazero/workerpool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+#include "tests/gammazero/rig.h"
+
+using namespace poolscope;
+using namespace poolscope::gammazero;
+using namespace std::chrono_literals;
+using test::await_condition;
+using test::Background;
+using test::Gate;
+using test::Rig;
+using test::rule_of;
+
+namespace {
+
+constexpr int kMax = 20;  // upstream's `max`
+
+// Ready workers: the ones waiting on workerQueue (upstream's countReady).
+std::uint32_t ready(const WorkerPool& wp) { return wp.counters().idle(); }
+
+void await_ready(const WorkerPool& wp, std::uint32_t n) {
+  await_condition([&] { return ready(wp) == n; }, std::to_string(n) + " ready workers");
+}
+
+// Submits `n` tasks that each wait at `gate`, then count themselves in `finished`.
+void submit_gated(WorkerPool& wp, Gate& gate, std::atomic<int>& finished, int n) {
+  for (int i = 0; i < n; ++i)
+    REQUIRE(wp.submit([&] {
+      gate.pass();
+      ++finished;
+    }));
+}
+
+}  // namespace
+
+TEST_CASE("gammazero: StopWait handles every submitted request (TestExample)") {
+  Rig rig;
+  WorkerPool wp(2, {}, rig.target());
+  std::mutex m;
+  std::vector<std::string> handled;
+  for (std::string r : {"alpha", "beta", "gamma", "delta", "epsilon"}) {
+    REQUIRE(wp.submit([&, r] {
+      std::lock_guard g(m);
+      handled.push_back(r);
+    }));
+  }
+  wp.stop_wait();
+  std::sort(handled.begin(), handled.end());
+  CHECK(handled == std::vector<std::string>{"alpha", "beta", "delta", "epsilon", "gamma"});
+}
+
+TEST_CASE("gammazero: New(0) gets one worker; maxWorkers tasks run at once, the next one waits (TestMaxWorkers)") {
+  Rig rig;
+  CHECK(WorkerPool(0, {}, rig.target()).size() == 1);
+  CHECK(WorkerPool(-3, {}, rig.target()).size() == 1);
+
+  WorkerPool wp(kMax, {}, rig.target());
+  CHECK(wp.size() == kMax);
+  Gate gate;
+  for (int i = 0; i < kMax; ++i) REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(kMax);  // all 20 run concurrently
+  CHECK(wp.waiting_queue_size() == 0);
+  REQUIRE(wp.submit(gate.task()));
+  CHECK(wp.waiting_queue_size() == 1);  // Submit returned: the dispatcher has already queued it
+  CHECK(wp.counters() == Counters{kMax, kMax, 1, 0});
+  rig.await_count(EventKind::worker_spawned, "new-worker", kMax);
+  gate.open();
+  wp.stop_wait();
+  CHECK(rig.count(EventKind::task_finished) == kMax + 1);
+}
+
+TEST_CASE("gammazero: a ready worker is reused rather than a new one started (TestReuseWorkers)") {
+  Rig rig;
+  WorkerPool wp(5, {}, rig.target());
+  for (int i = 0; i < 10; ++i) {
+    Gate gate;
+    REQUIRE(wp.submit(gate.task()));
+    gate.open();
+    rig.await(EventKind::worker_idle, "the worker is ready again after task " + std::to_string(i));
+  }
+  CHECK(ready(wp) == 1);
+  CHECK(rig.count(EventKind::worker_spawned) == 1);
+  CHECK(rig.count(EventKind::task_handoff, "ready-worker") == 9);
+}
+
+TEST_CASE(
+    "gammazero: the idle timer stops one worker per period, after a whole period without tasks "
+    "(TestWorkerTimeout)") {
+  Rig rig;
+  WorkerPool wp(kMax, {with_idle_timeout(1s)}, rig.target());
+  std::stop_source ctx;
+  wp.pause(ctx.get_token());  // 20 pause tasks: 20 workers, all busy
+  CHECK(wp.counters() == Counters{kMax, kMax, 0, 0});
+  CHECK(ready(wp) == 0);
+  ctx.request_stop();
+  await_ready(wp, kMax);
+
+  // 1 s: the pause tasks arrived during this period, so the tick stops nobody.
+  rig.clock.advance(1s);
+  Event tick = rig.await(EventKind::cleaner_pass, "tick at 1s");
+  CHECK(rule_of(tick) == "tick-after-task");
+  CHECK(tick.arg2 == 0);
+  CHECK(ready(wp) == kMax);
+
+  // 2 s: a whole period without a task: one worker stops, the one that has
+  // waited longest (they all wait since 0 s).
+  rig.clock.advance(1s);
+  Event reaped = rig.await(EventKind::worker_reaped, "a worker stopped at 2s");
+  CHECK(rule_of(reaped) == "idle-tick");
+  CHECK(reaped.arg == Nanos(2s).count());  // idle for
+  tick = rig.await(EventKind::cleaner_pass, "tick at 2s");
+  CHECK(rule_of(tick) == "idle-tick");
+  CHECK(tick.arg == kMax);   // ready workers the tick saw
+  CHECK(tick.arg2 == 1);     // stopped
+  rig.clock.advance(500ms);  // 2.5 x timeout
+  CHECK(wp.counters() == Counters{kMax - 1, 0, 0, 0});
+
+  // 3 s: one more, and only one.
+  rig.clock.advance(500ms);
+  tick = rig.await(EventKind::cleaner_pass, "tick at 3s");
+  CHECK(tick.arg2 == 1);
+  rig.clock.advance(500ms);  // 3.5 x timeout
+  CHECK(wp.counters() == Counters{kMax - 2, 0, 0, 0});
+  rig.await_count(EventKind::worker_exited, "idle-tick", 2);
+}
+
+TEST_CASE("gammazero: the idle tick never stops a busy worker") {
+  Rig rig;
+  WorkerPool wp(3, {with_idle_timeout(1s)}, rig.target());
+  std::stop_source ctx;
+  wp.pause(ctx.get_token());
+  for (int period = 1; period <= 3; ++period) {
+    rig.clock.advance(1s);
+    Event tick = rig.await(EventKind::cleaner_pass, "tick " + std::to_string(period));
+    CHECK(tick.arg == 0);   // no worker waits on workerQueue
+    CHECK(tick.arg2 == 0);  // so killIdleWorker's non-blocking send fails
+  }
+  CHECK(wp.counters().workers == 3);
+  ctx.request_stop();
+}
+
+TEST_CASE("gammazero: a burst of 50 workers takes 50 idle ticks to drain") {
+  Rig rig;
+  constexpr int kBurst = 50;
+  WorkerPool wp(kBurst, {with_idle_timeout(1s)}, rig.target());
+  Gate gate;
+  for (int i = 0; i < kBurst; ++i) REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(kBurst);
+  gate.open();
+  await_ready(wp, kBurst);
+
+  rig.clock.advance(1s);
+  CHECK(rig.await(EventKind::cleaner_pass, "first tick").arg2 == 0);  // the burst arrived in this period
+  for (int left = kBurst - 1; left >= 0; --left) {
+    rig.clock.advance(1s);
+    Event tick = rig.await(EventKind::cleaner_pass, "tick with " + std::to_string(left) + " left");
+    REQUIRE(tick.arg2 == 1);
+    REQUIRE(wp.counters().workers == static_cast<std::uint32_t>(left));
+  }
+  rig.clock.advance(1s);
+  Event last = rig.await(EventKind::cleaner_pass, "tick with no worker left");
+  CHECK(last.arg2 == 0);
+  CHECK(rig.clock.now() == Time(kBurst * 1s + 2s));
+}
+
+TEST_CASE("gammazero: one task in a period spares every idle worker at the next tick") {
+  Rig rig;
+  WorkerPool wp(4, {with_idle_timeout(1s)}, rig.target());
+  Gate gate;
+  for (int i = 0; i < 4; ++i) REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(4);
+  gate.open();
+  await_ready(wp, 4);
+  rig.clock.advance(1s);
+  CHECK(rule_of(rig.await(EventKind::cleaner_pass, "tick at 1s")) == "tick-after-task");
+  rig.clock.advance(500ms);
+  REQUIRE(wp.submit([] {}));  // the timer is not reset by a task...
+  rig.clock.advance(500ms);
+  Event tick = rig.await(EventKind::cleaner_pass, "tick at 2s");
+  CHECK(rig.clock.now() == Time(2s));  // ...it stays on its period
+  CHECK(rule_of(tick) == "tick-after-task");
+  CHECK(tick.arg2 == 0);
+  rig.clock.advance(1s);
+  CHECK(rig.await(EventKind::cleaner_pass, "tick at 3s").arg2 == 1);
+}
+
+TEST_CASE("gammazero: a negative idle timeout disables reaping (TestWorkerNoTimeout)") {
+  Rig rig;
+  WorkerPool wp(kMax, {with_idle_timeout(-1s)}, rig.target());
+  CHECK(wp.idle_timeout() < Nanos::zero());
+  std::stop_source ctx;
+  wp.pause(ctx.get_token());
+  ctx.request_stop();
+  await_ready(wp, kMax);
+  CHECK(rig.clock.waiters() == 0);  // no timer at all: the dispatcher waits only for tasks
+  rig.clock.advance(1h);
+  CHECK(ready(wp) == kMax);
+  rig.clock.advance(1h);
+  CHECK(ready(wp) == kMax);
+  CHECK(rig.count(EventKind::cleaner_pass) == 0);
+}
+
+TEST_CASE("gammazero: a zero idle timeout keeps the default of 2 s") {
+  Rig rig;
+  WorkerPool wp(1, {with_idle_timeout(0s)}, rig.target());
+  CHECK(wp.idle_timeout() == kDefaultIdleTimeout);
+  CHECK(WorkerPool(1, {}, rig.target()).idle_timeout() == 2s);
+  REQUIRE(rig.clock.await_waiters(1));
+  rig.clock.advance(1999ms);
+  CHECK(rig.clock.waiters() == 1);  // not yet
+  rig.clock.advance(1ms);
+  CHECK(rig.await(EventKind::cleaner_pass, "tick at 2s").time == Nanos(2s).count());
+}
+
+TEST_CASE("gammazero: Stop finishes the running tasks and abandons the queue (TestStop)") {
+  Rig rig;
+  {
+    WorkerPool wp(kMax, {}, rig.target());
+    std::stop_source ctx;
+    wp.pause(ctx.get_token());
+    ctx.request_stop();
+    CHECK_FALSE(wp.stopped());
+    wp.stop();
+    CHECK(wp.counters() == Counters{});  // no ready workers after Stop
+    CHECK(wp.stopped());
+  }
+
+  WorkerPool wp(5, {}, rig.target());
+  Gate gate;
+  std::atomic<int> finished{0};
+  submit_gated(wp, gate, finished, kMax);
+  gate.await_arrivals(5);
+  rig.log.mark();
+  Background stop([&] { wp.stop(); });
+  // The queue is abandoned before Stop waits for the running tasks.
+  rig.await_count(EventKind::task_dropped, "abandoned", kMax - 5);
+  CHECK(finished == 0);
+  gate.open();
+  stop.join();
+  CHECK(finished == 5);  // only the running tasks completed
+  CHECK(wp.trace().accounting().dropped == kMax - 5);
+  CHECK(wp.trace().accounting().balanced());
+  CHECK(wp.waiting_queue_size() == 0);
+  wp.stop();  // a second Stop is fine
+  Event stopped = rig.await(EventKind::pool_stopped, "pool stopped");
+  CHECK(stopped.rule == rules::now());
+  CHECK(stopped.arg == kMax - 5);
+}
+
+TEST_CASE("gammazero: StopWait runs every queued task (TestStopWait)") {
+  Rig rig;
+  {
+    WorkerPool wp(5, {}, rig.target());
+    Gate gate;
+    std::atomic<int> finished{0};
+    submit_gated(wp, gate, finished, kMax);
+    gate.await_arrivals(5);
+    Background stop_wait([&] { wp.stop_wait(); });
+    await_condition([&] { return wp.stopped(); }, "StopWait began");
+    gate.open();
+    stop_wait.join();
+    CHECK(finished == kMax);
+    CHECK(wp.counters() == Counters{});
+    CHECK(wp.stopped());
+    CHECK(rig.await(EventKind::pool_stopped, "stopped").rule == rules::graceful());
+  }
+  WorkerPool wp(5, {}, rig.target());
+  wp.stop_wait();  // nothing queued: fine
+  CHECK(wp.counters() == Counters{});
+  wp.stop_wait();  // again: fine
+}
+
+TEST_CASE(
+    "gammazero: Submit returns at once, SubmitWait once the task has run; nil tasks are no-ops "
+    "(TestSubmitWait)") {
+  Rig rig;
+  WorkerPool wp(1, {}, rig.target());
+  CHECK(wp.submit(nullptr));
+  CHECK(wp.submit_wait(nullptr));
+  CHECK(rig.count(EventKind::task_submitted) == 0);
+
+  Gate first;
+  std::atomic<bool> done1{false};
+  REQUIRE(wp.submit([&] {
+    first.pass();
+    done1 = true;
+  }));
+  CHECK_FALSE(done1);  // Submit did not wait for the task: it is still at the gate
+  first.open();
+
+  Gate second;
+  std::atomic<bool> done2{false}, done_at_return{false};
+  Background submit_wait([&] {
+    // No Catch assertions off the main thread: record, check below.
+    (void)wp.submit_wait([&] {
+      second.pass();
+      done2 = true;
+    });
+    done_at_return = done2.load();
+  });
+  second.await_arrivals(1);
+  CHECK_FALSE(submit_wait.done());
+  second.open();
+  submit_wait.join();
+  CHECK(done_at_return);
+}
+
+TEST_CASE("gammazero: SubmitWait returns when its task throws or is abandoned") {
+  Rig rig;
+  WorkerPool wp(1, {}, rig.target());
+  CHECK(wp.submit_wait([] { throw std::runtime_error("task failed"); }));
+  CHECK(rig.count(EventKind::task_threw) == 1);
+
+  Gate gate;
+  REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(1);
+  std::atomic<bool> ran{false}, accepted{false};
+  Background submit_wait([&] { accepted = wp.submit_wait([&] { ran = true; }).has_value(); });
+  await_condition([&] { return wp.waiting_queue_size() == 1; }, "the task waits in the queue");
+  Background stop([&] { wp.stop(); });
+  submit_wait.join();  // returns once Stop abandoned the task, not never (as in Go)
+  gate.open();
+  stop.join();
+  CHECK(accepted);
+  CHECK_FALSE(ran);
+}
+
+TEST_CASE("gammazero: Stop leaves 62 of 64 tasks unrun, counted as dropped (TestOverflow)") {
+  Rig rig;
+  WorkerPool wp(2, {}, rig.target());
+  Gate gate;
+  std::atomic<int> ran{0};
+  submit_gated(wp, gate, ran, 64);
+  CHECK(wp.waiting_queue_size() == 62);
+  gate.await_arrivals(2);
+  Thread opener("opener", [&] {
+    rig.await_count(EventKind::task_dropped, "abandoned", 62);
+    gate.open();
+  });
+  wp.stop();
+  opener.join();
+  // Go leaves the 62 in its deque; here each is a task_dropped event and the queue is empty.
+  CHECK(rig.count(EventKind::task_dropped, "abandoned") == 62);
+  CHECK(wp.trace().accounting().dropped == 62);
+  CHECK(ran == 2);
+}
+
+TEST_CASE("gammazero: concurrent Stops all wait for the running tasks, then all return (TestStopRace)") {
+  Rig rig;
+  WorkerPool wp(kMax, {}, rig.target());
+  Gate gate;
+  for (int i = 0; i < kMax; ++i) REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(kMax);
+
+  constexpr int kCallers = 5;
+  std::atomic<int> entered{0}, returned{0};
+  std::vector<Thread> stoppers;
+  for (int i = 0; i < kCallers; ++i)
+    stoppers.emplace_back("stopper", [&] {
+      ++entered;
+      wp.stop();
+      ++returned;
+    });
+  await_condition([&] { return entered == kCallers && wp.stopped(); }, "every Stop called");
+  CHECK(returned == 0);  // the tasks still run
+  gate.open();
+  for (auto& t : stoppers) t.join();
+  CHECK(returned == kCallers);
+  CHECK(rig.count(EventKind::pool_stopped) == 1);
+}
+
+TEST_CASE("gammazero: WaitingQueueSize is safe to read while tasks pour in (TestWaitingQueueSizeRace)") {
+  Rig rig;
+  constexpr int kGoroutines = 10, kTasks = 20, kWorkers = 5;
+  WorkerPool wp(kWorkers, {}, rig.target());
+  Gate gate;
+  std::vector<int> max_seen(kGoroutines);
+  std::vector<Thread> submitters;
+  for (int g = 0; g < kGoroutines; ++g)
+    submitters.emplace_back("submitter", [&, g] {
+      for (int i = 0; i < kTasks; ++i) {
+        (void)wp.submit(gate.task());
+        max_seen[static_cast<std::size_t>(g)] =
+            std::max(max_seen[static_cast<std::size_t>(g)], wp.waiting_queue_size());
+      }
+    });
+  for (auto& t : submitters) t.join();
+  // The workers hold the gate, so the last submit saw all the others queued.
+  CHECK(*std::max_element(max_seen.begin(), max_seen.end()) == kGoroutines * kTasks - kWorkers);
+  CHECK(wp.trace().accounting().submitted == kGoroutines * kTasks);
+  gate.open();
+  wp.stop_wait();
+}
+
+TEST_CASE("gammazero: Pause waits for earlier tasks; tasks submitted while paused wait for the cancel (TestPause)") {
+  Rig rig;
+  WorkerPool wp(3, {}, rig.target());
+  Gate gate;
+  std::atomic<bool> first_ran{false};
+  REQUIRE(wp.submit([&] {
+    gate.pass();
+    first_ran = true;
+  }));
+  gate.await_arrivals(1);
+
+  std::stop_source ctx;
+  Background pause([&] { wp.pause(ctx.get_token()); });
+  // Two pause tasks run; the third waits for the first task's worker.
+  await_condition([&] { return wp.waiting_queue_size() == 1; }, "a pause task queued");
+  CHECK_FALSE(pause.done());
+  gate.open();
+  pause.join();
+  CHECK(first_ran);  // Pause returned only after the earlier task ran
+  CHECK(wp.counters() == Counters{3, 3, 0, 0});
+
+  std::atomic<bool> ran{false};
+  REQUIRE(wp.submit([&] { ran = true; }));
+  CHECK(wp.waiting_queue_size() == 1);  // every worker is paused: it waits
+  CHECK_FALSE(ran);
+  ctx.request_stop();
+  await_condition([&] { return ran.load(); }, "the task runs after the cancel");
+  rig.await_count(EventKind::pool_state, "pause", 1);
+  rig.await_count(EventKind::pool_state, "resume", 1);
+}
+
+TEST_CASE("gammazero: a second Pause waits until the first is cancelled (TestPause)") {
+  Rig rig;
+  WorkerPool wp(2, {}, rig.target());
+  std::stop_source ctx1, ctx2;
+  wp.pause(ctx1.get_token());
+  Background second([&] { wp.pause(ctx2.get_token()); });
+  await_condition([&] { return wp.waiting_queue_size() == 2; }, "the second Pause's tasks queued");
+  CHECK_FALSE(second.done());
+  ctx1.request_stop();
+  second.join();
+  CHECK(wp.counters() == Counters{2, 2, 0, 0});
+  ctx2.request_stop();
+}
+
+TEST_CASE("gammazero: two concurrent Pauses do not deadlock (TestPause)") {
+  Rig rig;
+  WorkerPool wp(2, {}, rig.target());
+  std::stop_source ctx_a, ctx_b;
+  Background a([&] { wp.pause(ctx_a.get_token()); });
+  Background b([&] { wp.pause(ctx_b.get_token()); });
+  await_condition([&] { return a.done() || b.done(); }, "one Pause returned");
+  const bool a_first = a.done();
+  Background& other = a_first ? b : a;
+  CHECK_FALSE(other.done());  // the other one waits for the first to be cancelled...
+  (a_first ? ctx_a : ctx_b).request_stop();
+  other.join();  // ...and then returns
+  (a_first ? ctx_b : ctx_a).request_stop();
+}
+
+TEST_CASE("gammazero: StopWait on a doubly paused pool unpauses it and runs the queued tasks (TestPause)") {
+  Rig rig;
+  WorkerPool wp(2, {}, rig.target());
+  std::stop_source ctx1, ctx2;  // never cancelled
+  wp.pause(ctx1.get_token());
+  Background second([&] { wp.pause(ctx2.get_token()); });
+  await_condition([&] { return wp.waiting_queue_size() == 2; }, "the second Pause's tasks queued");
+  std::atomic<bool> ran{false};
+  REQUIRE(wp.submit([&] { ran = true; }));
+  wp.stop_wait();
+  CHECK(ran);
+  second.join();
+
+  // Pause after stop returns at once.
+  wp.pause(std::stop_source().get_token());
+  CHECK(rig.count(EventKind::pool_state, "pause") == 2);
+}
+
+TEST_CASE("gammazero: Stop leaves no thread behind (TestWorkerLeak)") {
+  Rig rig;
+  const std::size_t os_before = os_thread_count();
+  const std::size_t live_before = live_threads();
+  {
+    WorkerPool wp(100, {}, rig.target());
+    Gate gate;
+    for (int i = 0; i < 100; ++i) REQUIRE(wp.submit(gate.task()));
+    gate.await_arrivals(100);
+    gate.open();
+    wp.stop();  // returns once the dispatcher and every worker are joined
+    CHECK(live_threads() == live_before);
+    // A joined thread can linger in /proc/self/task while the kernel reaps it.
+    await_condition([&] { return os_thread_count() == os_before; }, "the OS has reaped every thread");
+  }
+}
+
+TEST_CASE(
+    "gammazero: after Stop, Do, Submit and SubmitWait report ErrStopped and never run the task "
+    "(TestPanicDo)") {
+  Rig rig;
+  WorkerPool wp(2, {}, rig.target());
+  wp.stop();
+  std::atomic<bool> ran{false};
+  auto d = wp.do_([&] { ran = true; });
+  REQUIRE_FALSE(d);
+  CHECK(d.error() == Error::stopped);
+  CHECK(error_text(d.error()) == "submitting work to stopped workerpool");
+  CHECK(wp.submit([&] { ran = true; }) == std::unexpected(Error::stopped));  // Go's Submit panics here
+  CHECK(wp.submit_wait([&] { ran = true; }) == std::unexpected(Error::stopped));
+  CHECK_FALSE(ran);
+  CHECK(rig.count(EventKind::task_refused, "err-stopped") == 3);
+  CHECK(wp.trace().accounting().balanced());
+}
+
+TEST_CASE("gammazero: the waiting queue is FIFO, and a new task goes behind it") {
+  Rig rig;
+  WorkerPool wp(1, {}, rig.target());
+  Gate gate;
+  REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(1);
+  std::mutex m;
+  std::vector<int> order;
+  for (int i = 0; i < 10; ++i)
+    REQUIRE(wp.submit([&, i] {
+      std::lock_guard g(m);
+      order.push_back(i);
+    }));
+  gate.open();
+  wp.stop_wait();
+  CHECK(order == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  CHECK(rig.count(EventKind::task_queued, "waiting-queue") == 1);         // the first, because no worker was free
+  CHECK(rig.count(EventKind::task_queued, "behind-waiting-queue") == 9);  // then behind it
+  CHECK(rig.count(EventKind::task_handoff, "waiting-queue-head") == 10);  // and out in that order
+}
+
+TEST_CASE("gammazero: while tasks wait, no worker starts and the idle timer is not served") {
+  Rig rig;
+  WorkerPool wp(1, {with_idle_timeout(1s)}, rig.target());
+  Gate gate;
+  REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(1);
+  for (int i = 0; i < 3; ++i) REQUIRE(wp.submit([] {}));
+  // The dispatcher now waits only for a ready worker or a new task: not on the clock.
+  CHECK(rig.clock.waiters() == 0);
+  rig.clock.advance(3s);
+  CHECK(rig.count(EventKind::cleaner_pass) == 0);
+  REQUIRE(wp.submit([] {}));
+  CHECK(wp.waiting_queue_size() == 4);
+  rig.await_count(EventKind::worker_spawned, "new-worker", 1);
+
+  // Once the queue is empty, the tick that fell due at 1 s fires at once; a
+  // task arrived in its period, so it stops nobody, and the next is due at 4 s.
+  gate.open();
+  Event tick = rig.await(EventKind::cleaner_pass, "the overdue tick");
+  CHECK(tick.time == Nanos(3s).count());
+  CHECK(rule_of(tick) == "tick-after-task");
+  await_ready(wp, 1);
+  rig.clock.advance(1s);
+  tick = rig.await(EventKind::cleaner_pass, "tick at 4s");
+  CHECK(tick.arg2 == 1);
+}
+
+TEST_CASE("gammazero: every dispatch decision is traced with its rule") {
+  Rig rig;
+  WorkerPool wp(2, {}, rig.target());
+  Gate gate;
+  for (int i = 0; i < 4; ++i) REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(2);
+  test::await_event(rig.log, test::has_rule(EventKind::task_queued, "behind-waiting-queue"), "the fourth task");
+  std::vector<std::string_view> rules;
+  for (const Event& e : rig.log.events())
+    if (e.kind == EventKind::worker_spawned || e.kind == EventKind::task_queued) rules.push_back(rule_of(e));
+  CHECK(rules == std::vector<std::string_view>{"new-worker", "new-worker", "waiting-queue", "behind-waiting-queue"});
+  CHECK(rig.log.last_counters(wp.trace().id()).queued == 2);
+  gate.open();
+  rig.await_count(EventKind::task_handoff, "waiting-queue-head", 2);
+  await_ready(wp, 2);  // (only now: both could be ready before the dispatcher hands them the queue)
+  REQUIRE(wp.submit([] {}));
+  rig.await_count(EventKind::task_handoff, "ready-worker", 1);
+  wp.stop_wait();
+  CHECK(rig.count(EventKind::worker_exited, "stop-nil") == 2);
+  CHECK(rig.count(EventKind::pool_state, "stop-wait") == 1);
+}
+
+TEST_CASE("gammazero: a task that throws is recorded and its worker carries on") {
+  Rig rig;
+  WorkerPool wp(1, {}, rig.target());
+  REQUIRE(wp.submit([] { throw std::runtime_error("task failed"); }));
+  std::atomic<bool> ran{false};
+  REQUIRE(wp.submit([&] { ran = true; }));
+  wp.stop_wait();
+  CHECK(ran);
+  CHECK(rig.count(EventKind::task_threw) == 1);
+  CHECK(rig.count(EventKind::worker_spawned) == 1);
+}
