@@ -69,6 +69,8 @@ class JavaPool final : public Pool {
       return impl_.execute(std::move(task), options.priority);
     } catch (const RejectedExecutionException&) {
       return SubmitResult::refuse(kRejected);
+    } catch (const NullPointerException&) {
+      throw;  // an empty task: the caller's mistake, not a fate
     } catch (...) {
       // CallerRunsPolicy ran the task on this thread and it threw (Java lets
       // it out of execute); the trace counted it as threw.

@@ -49,48 +49,45 @@ std::unique_ptr<HookedExecutor> hooked(Rig& rig, int core, std::unique_ptr<Block
 
 }  // namespace
 
-TEST_CASE("java: shutdown runs the queued tasks; new ones are rejected") {
+TEST_CASE("java: shutdown runs the queued tasks, shutdownNow returns them (TCK testShutdownNow)") {
   Rig rig;
   Gate gate;
   auto e = rig.make(2, 2, 60s, std::make_unique<LinkedBlockingQueue>());
   OpenOnExit open(gate);
   for (int i = 0; i < 5; ++i) e->execute(gate.task());
-  gate.await_arrivals(2);
+  gate.await_arrivals(2);  // 2 running, 3 queued
   CHECK_FALSE(e->is_shutdown());
-  e->shutdown();
-  CHECK(e->is_shutdown());
-  CHECK(e->is_terminating());
-  CHECK_FALSE(e->is_terminated());
-  CHECK_THROWS_AS(e->execute([] {}), RejectedExecutionException);
-  gate.open();
-  e->await_termination();
-  CHECK(e->is_terminated());
-  CHECK_FALSE(e->is_terminating());
-  CHECK(e->get_completed_task_count() == 5);
-  CHECK(states(rig) == std::vector<Label>{kShutdown, kTidying, kTerminated});
-  CHECK(rig.count(is_kind(EventKind::worker_exited, kShutdownDrained)) == 2);
-}
 
-TEST_CASE("java: shutdownNow returns the queued tasks, each traced as dropped (TCK testShutdownNow)") {
-  Rig rig;
-  Gate gate;
-  auto e = rig.make(2, 2, 60s, std::make_unique<LinkedBlockingQueue>());
-  OpenOnExit open(gate);
-  for (int i = 0; i < 5; ++i) e->execute(gate.task());
-  gate.await_arrivals(2);
-  std::vector<Runnable> never = e->shutdown_now();
-  REQUIRE(never.size() == 3);
-  CHECK(never[0].id == 3);
-  CHECK(never[2].id == 5);
-  CHECK(e->get_queue().size() == 0);
-  CHECK(rig.count(is_kind(EventKind::task_dropped, kShutdownNow)) == 3);
-  gate.open();  // C++ cannot interrupt the two running tasks: they finish
-  CHECK(e->await_termination(1h));
-  CHECK(e->get_completed_task_count() == 2);
-  CHECK(states(rig) == std::vector<Label>{kStop, kTidying, kTerminated});
-  Accounting a = e->trace().accounting();
-  CHECK(a.dropped == 3);
-  CHECK(a.balanced());
+  SECTION("shutdown: the queued tasks still run, new ones are rejected") {
+    e->shutdown();
+    CHECK(e->is_shutdown());
+    CHECK(e->is_terminating());
+    CHECK_FALSE(e->is_terminated());
+    CHECK_THROWS_AS(e->execute([] {}), RejectedExecutionException);
+    gate.open();
+    e->await_termination();
+    CHECK(e->is_terminated());
+    CHECK_FALSE(e->is_terminating());
+    CHECK(e->get_completed_task_count() == 5);
+    CHECK(states(rig) == std::vector<Label>{kShutdown, kTidying, kTerminated});
+    CHECK(rig.count(is_kind(EventKind::worker_exited, kShutdownDrained)) == 2);
+  }
+  SECTION("shutdownNow: the queued tasks come back, each traced as dropped") {
+    std::vector<Runnable> never = e->shutdown_now();
+    REQUIRE(never.size() == 3);
+    CHECK(never[0].id == 3);
+    CHECK(never[2].id == 5);
+    CHECK(e->get_queue().size() == 0);
+    CHECK(rig.count(is_kind(EventKind::task_dropped, kShutdownNow)) == 3);
+    gate.open();  // C++ cannot interrupt the two running tasks: they finish
+    CHECK(e->await_termination(1h));
+    CHECK(e->get_completed_task_count() == 2);
+    CHECK(states(rig) == std::vector<Label>{kStop, kTidying, kTerminated});
+    CHECK(rig.count(is_kind(EventKind::worker_exited, kStopped)) == 2);
+    Accounting a = e->trace().accounting();
+    CHECK(a.dropped == 3);
+    CHECK(a.balanced());
+  }
 }
 
 TEST_CASE("java: awaitTermination times out on the pool's clock (TCK testAwaitTermination_timesOut)") {

@@ -25,6 +25,15 @@ std::vector<TaskId> ids(std::vector<Runnable> rs) {
   return out;
 }
 
+std::vector<std::unique_ptr<BlockingQueue>> every_queue() {
+  std::vector<std::unique_ptr<BlockingQueue>> qs;
+  qs.push_back(std::make_unique<ArrayBlockingQueue>(1));
+  qs.push_back(std::make_unique<LinkedBlockingQueue>());
+  qs.push_back(std::make_unique<PriorityBlockingQueue>());
+  qs.push_back(std::make_unique<SynchronousQueue>());
+  return qs;
+}
+
 // A queue bound to a manual clock.
 struct Bound {
   ManualClock clock;
@@ -97,10 +106,7 @@ TEST_CASE("java queues: a SynchronousQueue takes a task only when someone waits 
 }
 
 TEST_CASE("java queues: a timed poll returns null exactly at its deadline on the pool's clock") {
-  std::unique_ptr<BlockingQueue> queues[] = {
-      std::make_unique<ArrayBlockingQueue>(1), std::make_unique<LinkedBlockingQueue>(),
-      std::make_unique<PriorityBlockingQueue>(), std::make_unique<SynchronousQueue>()};
-  for (auto& q : queues) {
+  for (auto& q : every_queue()) {
     Bound b(*q);
     InterruptFlag self;
     std::atomic<bool> done{false};
@@ -119,10 +125,7 @@ TEST_CASE("java queues: a timed poll returns null exactly at its deadline on the
 }
 
 TEST_CASE("java queues: an interrupt wakes a waiting taker with InterruptedException") {
-  std::unique_ptr<BlockingQueue> queues[] = {
-      std::make_unique<ArrayBlockingQueue>(1), std::make_unique<LinkedBlockingQueue>(),
-      std::make_unique<PriorityBlockingQueue>(), std::make_unique<SynchronousQueue>()};
-  for (auto& q : queues) {
+  for (auto& q : every_queue()) {
     Bound b(*q);
     InterruptFlag self;
     std::atomic<bool> interrupted{false}, waiting{false};
