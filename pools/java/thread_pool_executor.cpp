@@ -83,8 +83,6 @@ bool ThreadPoolExecutor::remove(Runnable& command) {
 // if the thread factory gave no thread. The task moves into the worker only
 // on success.
 bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
-  threads_->joinFinished();  // C++: join the threads of workers that have ended
-
   // Java's labelled loops: `continue retry` re-reads the run state,
   // `break retry` leaves with the count incremented.
   bool counted = [&] {
@@ -102,6 +100,7 @@ bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
     }
   }();
   if (!counted) return false;
+  threads_->joinFinished();  // C++: join the threads of workers that have ended
 
   bool workerStarted = false;
   bool workerAdded = false;
