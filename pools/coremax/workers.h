@@ -36,8 +36,6 @@ class Workers {
     return all;
   }
   int len() const { return static_cast<int>(len_); }
-  bool is_empty() const { return len_ == 0; }
-  bool is_full() const { return len_ == cap(); }
 
  private:
   std::size_t cap() const { return workers_.size(); }

@@ -88,11 +88,6 @@ std::size_t ArrayBlockingQueue::size() const {
   return count_;
 }
 
-std::size_t ArrayBlockingQueue::remaining_capacity() const {
-  std::lock_guard lock(lock_);
-  return items_.size() - count_;
-}
-
 void ArrayBlockingQueue::wake_takers() {
   std::lock_guard lock(lock_);
   notEmpty_.notify_all();

@@ -21,7 +21,6 @@ class ArrayBlockingQueue final : public BlockingQueue {
   Runnable remove(TaskId task) override;
   std::vector<Runnable> drain_to() override;
   std::size_t size() const override;
-  std::size_t remaining_capacity() const override;
   void wake_takers() override;
 
  private:

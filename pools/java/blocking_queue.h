@@ -61,7 +61,6 @@ class BlockingQueue {
   virtual std::vector<Runnable> drain_to() = 0;
   virtual std::size_t size() const = 0;
   bool is_empty() const { return size() == 0; }
-  virtual std::size_t remaining_capacity() const = 0;
 
   // C++ only (see interrupt.h): wakes every thread waiting in take/poll so
   // that an interrupted one sees its flag.

@@ -103,10 +103,6 @@ std::vector<Runnable> LinkedBlockingQueue::drain_to() {
 
 std::size_t LinkedBlockingQueue::size() const { return static_cast<std::size_t>(count_.load()); }
 
-std::size_t LinkedBlockingQueue::remaining_capacity() const {
-  return static_cast<std::size_t>(capacity_ - count_.load());
-}
-
 void LinkedBlockingQueue::wake_takers() {
   std::lock_guard takeLock(takeLock_);
   notEmpty_.notify_all();

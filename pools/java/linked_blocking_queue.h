@@ -27,7 +27,6 @@ class LinkedBlockingQueue final : public BlockingQueue {
   Runnable remove(TaskId task) override;
   std::vector<Runnable> drain_to() override;
   std::size_t size() const override;
-  std::size_t remaining_capacity() const override;
   void wake_takers() override;
 
  private:

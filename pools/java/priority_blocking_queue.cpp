@@ -1,7 +1,6 @@
 #include "pools/java/priority_blocking_queue.h"
 
 #include <algorithm>
-#include <climits>
 
 namespace poolscope::java {
 
@@ -72,8 +71,6 @@ std::size_t PriorityBlockingQueue::size() const {
   std::lock_guard lock(lock_);
   return queue_.size();
 }
-
-std::size_t PriorityBlockingQueue::remaining_capacity() const { return INT_MAX; }
 
 void PriorityBlockingQueue::wake_takers() {
   std::lock_guard lock(lock_);

@@ -20,7 +20,6 @@ class PriorityBlockingQueue final : public BlockingQueue {
   Runnable remove(TaskId task) override;
   std::vector<Runnable> drain_to() override;
   std::size_t size() const override;
-  std::size_t remaining_capacity() const override;
   void wake_takers() override;
 
  private:

@@ -25,7 +25,6 @@ class SynchronousQueue final : public BlockingQueue {
   Runnable remove(TaskId) override { return {}; }
   std::vector<Runnable> drain_to() override { return {}; }
   std::size_t size() const override { return 0; }
-  std::size_t remaining_capacity() const override { return 0; }
   void wake_takers() override;
   bool holds_tasks() const override { return false; }
 

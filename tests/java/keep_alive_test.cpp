@@ -125,7 +125,6 @@ class LateTaskQueue final : public BlockingQueue {
     std::lock_guard g(m_);
     return q_.size();
   }
-  std::size_t remaining_capacity() const override { return 1000; }
   void wake_takers() override {
     std::lock_guard g(m_);
     cv_.notify_all();
