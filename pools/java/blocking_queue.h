@@ -3,7 +3,8 @@
 // javadoc, "Queuing"): execute() starts a non-core thread only when offer()
 // fails, so
 //   SynchronousQueue       hands each task straight to an idle worker, or
-//                          fails: the pool grows to maximumPoolSize at once;
+//                          fails: every task without an idle taker starts
+//                          a thread, up to maximumPoolSize;
 //   ArrayBlockingQueue(n)  holds n tasks: core threads, then n queued, then
 //                          growth to the maximum, then rejection;
 //   LinkedBlockingQueue    unbounded (or bounded like the array);

@@ -70,7 +70,7 @@ Runnable LinkedBlockingQueue::poll(Time deadline, InterruptFlag& self) {
 
 Runnable LinkedBlockingQueue::poll() {
   if (count_.load() == 0) return {};
-  std::unique_lock takeLock(takeLock_);
+  std::lock_guard takeLock(takeLock_);
   if (count_.load() == 0) return {};
   return takeFirst();
 }

@@ -11,7 +11,7 @@
 //  - Threads are joined, not garbage-collected: close() (and the destructor)
 //    waits for termination and joins every thread the pool started.
 //  - Interrupts wake idle workers only (interrupt.h); a running C++ task is
-//    never interrupted, so shutdown_now() waits for running tasks to end.
+//    never interrupted, so the tasks running at shutdown_now() run to their end.
 //  - execute() returns what became of the task (Java's returns void), so
 //    the Pool adapter can report its fate; AbortPolicy still throws.
 //  - Tasks carry a trace id and a priority (Runnable, blocking_queue.h).
