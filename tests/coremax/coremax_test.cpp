@@ -201,7 +201,7 @@ TEST_CASE("coremax: a task that throws goes to the panic handler, and its worker
   CHECK(rig.count(is_kind(EventKind::task_finished)) == 1);
 }
 
-TEST_CASE("coremax: close runs the queued tasks; close_now drops them") {
+TEST_CASE("coremax: close runs the queued tasks and close_now drops them") {
   for (bool now : {false, true}) {
     CAPTURE(now);
     Rig rig;
