@@ -1,0 +1,38 @@
+// ArrayBlockingQueue: a bounded FIFO in a fixed array (a ring: takeIndex,
+// putIndex, count) under one lock, with one condition for takers. Nothing is
+// allocated after construction.
+#pragma once
+
+#include <mutex>
+
+#include "pools/java/blocking_queue.h"
+
+namespace poolscope::java {
+
+class ArrayBlockingQueue final : public BlockingQueue {
+ public:
+  // Throws IllegalArgumentException if capacity < 1.
+  explicit ArrayBlockingQueue(int capacity);
+
+  bool offer(Runnable& r) override;
+  Runnable take(InterruptFlag& self) override;
+  Runnable poll(Time deadline, InterruptFlag& self) override;
+  Runnable poll() override;
+  Runnable remove(TaskId task) override;
+  std::vector<Runnable> drain_to() override;
+  std::size_t size() const override;
+  void wake_takers() override;
+
+ private:
+  void enqueue(Runnable& r);  // with lock_ held and room left
+  Runnable dequeue();         // with lock_ held and count_ > 0
+
+  std::vector<Runnable> items_;
+  std::size_t takeIndex_ = 0;
+  std::size_t putIndex_ = 0;
+  std::size_t count_ = 0;
+  mutable std::mutex lock_;
+  CondVar notEmpty_;
+};
+
+}  // namespace poolscope::java

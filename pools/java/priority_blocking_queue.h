@@ -1,0 +1,33 @@
+// PriorityBlockingQueue: unbounded, and it hands out the highest priority
+// first (Java orders by compareTo or a comparator; ours by
+// SubmitOptions::priority, higher first). A binary heap in an array under one
+// lock. Like Java's, it makes no promise about the order of equal priorities.
+// Being unbounded, it never refuses a task: the pool stays at core size.
+#pragma once
+
+#include <mutex>
+
+#include "pools/java/blocking_queue.h"
+
+namespace poolscope::java {
+
+class PriorityBlockingQueue final : public BlockingQueue {
+ public:
+  bool offer(Runnable& r) override;
+  Runnable take(InterruptFlag& self) override;
+  Runnable poll(Time deadline, InterruptFlag& self) override;
+  Runnable poll() override;
+  Runnable remove(TaskId task) override;
+  std::vector<Runnable> drain_to() override;
+  std::size_t size() const override;
+  void wake_takers() override;
+
+ private:
+  Runnable dequeue();  // with lock_ held and the heap not empty
+
+  std::vector<Runnable> queue_;  // a max-heap on priority
+  mutable std::mutex lock_;
+  CondVar notEmpty_;
+};
+
+}  // namespace poolscope::java

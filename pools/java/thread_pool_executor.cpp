@@ -1,0 +1,274 @@
+// The life of tasks and workers: execute, addWorker, runWorker, getTask,
+// processWorkerExit. Shutdown and termination are in run_state.cpp, the
+// settings and statistics in settings.cpp.
+#include "pools/java/thread_pool_executor.h"
+
+#include "pools/java/finally.h"
+#include "pools/java/labels.h"
+#include "pools/java/worker.h"
+
+namespace poolscope::java {
+
+ThreadPoolExecutor::ThreadPoolExecutor(int corePoolSize, int maximumPoolSize, Nanos keepAliveTime,
+                                       std::unique_ptr<BlockingQueue> workQueue,
+                                       std::shared_ptr<ThreadFactory> threadFactory,
+                                       std::shared_ptr<RejectedExecutionHandler> handler, const TraceTarget& target)
+    : trace_(target, "java"),
+      workQueue_(std::move(workQueue)),
+      threadFactory_(std::move(threadFactory)),
+      handler_(std::move(handler)),
+      keepAliveTime_(keepAliveTime.count()),
+      corePoolSize_(corePoolSize),
+      maximumPoolSize_(maximumPoolSize),
+      threads_(std::make_unique<WorkerThreads>()) {
+  if (corePoolSize < 0 || maximumPoolSize <= 0 || maximumPoolSize < corePoolSize || keepAliveTime < Nanos(0))
+    throw IllegalArgumentException();
+  if (!workQueue_ || !threadFactory_.load() || !handler_.load()) throw NullPointerException();
+  workQueue_->bind(trace_);
+}
+
+ThreadPoolExecutor::~ThreadPoolExecutor() { close(); }
+
+void ThreadPoolExecutor::before_execute(WorkerId, const Runnable&) {}
+void ThreadPoolExecutor::after_execute(const Runnable&, std::exception_ptr) {}
+void ThreadPoolExecutor::terminated() {}
+
+SubmitResult ThreadPoolExecutor::execute(Task command, int priority) {
+  if (!command) throw NullPointerException();
+  return execute(Runnable{{trace_.submitted(), std::move(command)}, priority});
+}
+
+SubmitResult ThreadPoolExecutor::execute(Runnable command) {
+  if (!command) throw NullPointerException();
+  // Proceed in 3 steps:
+  // 1. Fewer than corePoolSize threads: start a new one with this task as its
+  //    first. addWorker re-checks the run state and count atomically.
+  // 2. Queue the task, then re-check: if the pool shut down meanwhile, take
+  //    the task back and reject it; if no thread is left, start one.
+  // 3. The queue refused it: start a non-core thread; failing that, the pool
+  //    is shut down or saturated, so reject the task.
+  int c = ctl_.load();
+  if (workerCountOf(c) < corePoolSize_) {
+    if (addWorker(&command, true, kCoreWorker)) return SubmitResult::accept();
+    c = ctl_.load();
+  }
+  if (isRunning(c) && workQueue_->offer(command)) {
+    int recheck = ctl_.load();
+    if (!isRunning(recheck) && remove(command))
+      return reject(command);
+    else if (workerCountOf(recheck) == 0)
+      addWorker(nullptr, false, kNoWorkerRecheck);
+    return SubmitResult::accept();
+  }
+  if (!addWorker(&command, false, kQueueFullGrow)) return reject(command);
+  return SubmitResult::accept();
+}
+
+SubmitResult ThreadPoolExecutor::reject(Runnable& command) {
+  return handler_.load()->rejected_execution(command, *this);
+}
+
+bool ThreadPoolExecutor::remove(Runnable& command) {
+  command = workQueue_->remove(command.id);
+  tryTerminate();  // in case SHUTDOWN and now empty
+  if (!command) return false;
+  trace_.handoff(command.id, 0, kRecheckRemoved, true);  // back to the caller, to be rejected
+  return true;
+}
+
+// Checks whether a worker may be added under the current run state and
+// bound (core or maximum); if so, counts it, creates and starts it with
+// `firstTask` (nullptr: Java's null) as its first task. False if the pool is
+// stopped or shutting down with nothing queued, if the bound is reached, or
+// if the thread factory gave no thread. The task moves into the worker only
+// on success.
+bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
+  // Java's labelled loops: `continue retry` re-reads the run state,
+  // `break retry` leaves with the count incremented.
+  bool counted = [&] {
+    for (int c = ctl_.load();;) {  // retry:
+      // Check if queue empty only if necessary.
+      if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || firstTask || workQueue_->is_empty()))
+        return false;
+      for (;;) {
+        if (workerCountOf(c) >= ((core ? corePoolSize_ : maximumPoolSize_) & COUNT_MASK)) return false;
+        if (compareAndIncrementWorkerCount(c)) return true;  // break retry
+        c = ctl_.load();                                     // re-read ctl
+        if (runStateAtLeast(c, SHUTDOWN)) break;             // continue retry
+        // else the CAS failed because the count changed: retry the inner loop
+      }
+    }
+  }();
+  if (!counted) return false;
+  threads_->joinFinished();  // C++: join the threads of workers that have ended
+
+  bool workerStarted = false;
+  bool workerAdded = false;
+  Worker* w = nullptr;
+  Finally backOut([&] {
+    if (!workerStarted) addWorkerFailed(w);
+  });
+  w = &threads_->create(*this, trace_.new_worker_id());
+  if (w->thread) {
+    {
+      std::lock_guard lock(mainLock_);
+      // Recheck while holding the lock: back out if shut down meanwhile.
+      int c = ctl_.load();
+      if (isRunning(c) || (runStateLessThan(c, STOP) && !firstTask)) {
+        workers_.insert(w);
+        workerAdded = true;
+        largestPoolSize_ = std::max(largestPoolSize_, static_cast<int>(workers_.size()));
+        trace_.spawned(w->id, why);
+        if (firstTask) {
+          w->firstTask = std::move(*firstTask);
+          trace_.handoff(w->firstTask.id, w->id, kFirstTask);
+        }
+      }
+    }
+    if (workerAdded) {
+      w->start();
+      workerStarted = true;
+    }
+  }
+  return workerStarted;
+}
+
+// Rolls back the worker's creation: out of `workers`, the count back down,
+// and a termination check in case this worker was holding it up.
+void ThreadPoolExecutor::addWorkerFailed(Worker* w) {
+  std::lock_guard lock(mainLock_);
+  if (w) {
+    workers_.erase(w);
+    if (w->thread)
+      w->abandon();  // C++: end the thread that never ran the worker
+    else
+      threads_->discard(*w);
+  }
+  decrementWorkerCount();
+  tryTerminate();
+}
+
+// The worker loop: runs the first task, then whatever getTask() returns,
+// until it returns null (the worker must exit) or a task throws (the worker
+// dies; processWorkerExit replaces it). The worker's lock is held around
+// each task, so interrupts meant for idle workers do not reach busy ones.
+void ThreadPoolExecutor::runWorker(Worker& w) {
+  Runnable task = std::move(w.firstTask);
+  w.unlock();  // allow interrupts
+  bool completedAbruptly = true;
+  try {
+    while (task || (task = getTask(w))) {
+      w.lock();
+      // If the pool is stopping, make sure the thread is interrupted; if not,
+      // make sure it is not (re-checking STOP: shutdownNow may race with the
+      // clearing).
+      if ((runStateAtLeast(ctl_.load(), STOP) || (w.interrupted() && runStateAtLeast(ctl_.load(), STOP))) &&
+          !w.isInterrupted())
+        w.interrupt();
+      Finally done([&] {
+        task = {};
+        w.completedTasks.store(w.completedTasks.load() + 1);
+        w.unlock();
+      });
+      try {
+        before_execute(w.id, task);
+      } catch (...) {
+        trace_.dropped(task.id, kBeforeExecuteThrew, false);
+        throw;
+      }
+      try {
+        if (std::exception_ptr thrown = trace_.run(w.id, task)) std::rethrow_exception(thrown);
+        after_execute(task, nullptr);
+      } catch (...) {
+        after_execute(task, std::current_exception());
+        throw;
+      }
+    }
+    completedAbruptly = false;
+  } catch (...) {
+    // The task's exception: Java hands it to the thread's
+    // UncaughtExceptionHandler after the exit below; the trace has it.
+  }
+  processWorkerExit(w, completedAbruptly);
+}
+
+// Waits for a task: timed (keepAliveTime) if this worker may be culled,
+// i.e. allowCoreThreadTimeOut or more than corePoolSize workers; untimed
+// otherwise. Returns null when the worker must exit (the count already
+// decremented): more than maximumPoolSize workers; STOP; SHUTDOWN with an
+// empty queue; or it timed out while culling applies, unless it is the last
+// worker and tasks are queued.
+Runnable ThreadPoolExecutor::getTask(Worker& w) {
+  bool timedOut = false;  // did the last poll() time out?
+  Time idleSince{-1};
+  for (;;) {
+    int c = ctl_.load();
+
+    // Check if queue empty only if necessary.
+    if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || workQueue_->is_empty())) {
+      decrementWorkerCount();
+      w.exitRule = runStateAtLeast(c, STOP) ? kStopped : kShutdownDrained;
+      return {};
+    }
+
+    int wc = workerCountOf(c);
+    // Are workers subject to culling?
+    bool timed = allowCoreThreadTimeOut_ || wc > corePoolSize_;
+
+    if ((wc > maximumPoolSize_ || (timed && timedOut)) && (wc > 1 || workQueue_->is_empty())) {
+      if (compareAndDecrementWorkerCount(c)) {
+        w.exitRule = wc > maximumPoolSize_ ? kOverMaximum : wc > corePoolSize_ ? kKeepAlive : kCoreTimeOut;
+        trace_.reaped(w.id, w.exitRule, idleSince < Time(0) ? Nanos(0) : trace_.clock().now() - idleSince);
+        return {};
+      }
+      continue;
+    }
+
+    try {
+      // The deadline comes from a time read before the idle event, which a
+      // test may wait for before it advances the clock.
+      Time now = trace_.clock().now();
+      if (idleSince < Time(0)) idleSince = now;
+      Label how = timed ? kPoll : kTake;
+      trace_.idle(w.id, how);
+      Runnable r = timed ? workQueue_->poll(deadline_after(now, get_keep_alive_time()), w.interruptStatus)
+                         : workQueue_->take(w.interruptStatus);
+      if (r) {
+        trace_.handoff(r.id, w.id, how, workQueue_->holds_tasks());
+        return r;
+      }
+      timedOut = true;
+    } catch (const InterruptedException&) {
+      timedOut = false;  // woken by shutdown or a setting change: look again
+    }
+  }
+}
+
+// Cleans up after a dying worker (on its own thread): counts its tasks,
+// removes it, checks for termination, and replaces it if it died of an
+// exception, or if fewer workers than the minimum remain (corePoolSize, or
+// 0 with core time-out, but 1 while tasks are queued).
+void ThreadPoolExecutor::processWorkerExit(Worker& w, bool completedAbruptly) {
+  if (completedAbruptly) decrementWorkerCount();  // if abrupt, getTask did not adjust the count
+
+  {
+    std::lock_guard lock(mainLock_);
+    completedTaskCount_ += w.completedTasks.load();
+    workers_.erase(&w);
+    trace_.exited(w.id, completedAbruptly ? kTaskThrew : w.exitRule);
+  }
+
+  tryTerminate();
+
+  int c = ctl_.load();
+  if (runStateLessThan(c, STOP)) {
+    if (!completedAbruptly) {
+      int min = allowCoreThreadTimeOut_ ? 0 : corePoolSize_.load();
+      if (min == 0 && !workQueue_->is_empty()) min = 1;
+      if (workerCountOf(c) >= min) return;  // replacement not needed
+    }
+    addWorker(nullptr, false, completedAbruptly ? kReplaceAfterThrow : kReplaceBelowMin);
+  }
+}
+
+}  // namespace poolscope::java

@@ -1,0 +1,99 @@
+#include "pools/java/worker.h"
+
+namespace poolscope::java {
+
+ThreadPoolExecutor::Worker::Worker(ThreadPoolExecutor& pool, WorkerId id) : id(id), pool_(pool) {
+  // Last, once every member the new thread may touch is initialized.
+  thread = pool.get_thread_factory()->newThread([this] { run(); });
+}
+
+void ThreadPoolExecutor::Worker::run() {
+  lifecycle_.wait(kNew);
+  if (lifecycle_.load() == kStarted) {
+    try {
+      pool_.runWorker(*this);
+    } catch (...) {
+      // What escapes runWorker (a throwing terminated() hook) would reach
+      // Java's UncaughtExceptionHandler; a C++ thread would terminate.
+    }
+  }
+  pool_.threads_->finished(*this);
+}
+
+void ThreadPoolExecutor::Worker::start() {
+  lifecycle_.store(kStarted);
+  lifecycle_.notify_one();
+}
+
+void ThreadPoolExecutor::Worker::abandon() {
+  lifecycle_.store(kAbandoned);
+  lifecycle_.notify_one();
+}
+
+void ThreadPoolExecutor::Worker::lock() {
+  for (int expected = 0; !state_.compare_exchange_weak(expected, 1, std::memory_order_acquire); expected = 0)
+    if (expected != 0) state_.wait(expected);
+}
+
+bool ThreadPoolExecutor::Worker::tryLock() {
+  int expected = 0;
+  return state_.compare_exchange_strong(expected, 1, std::memory_order_acquire);
+}
+
+void ThreadPoolExecutor::Worker::unlock() {
+  state_.store(0, std::memory_order_release);
+  state_.notify_one();
+}
+
+void ThreadPoolExecutor::Worker::interrupt() {
+  interruptStatus.set();
+  pool_.workQueue_->wake_takers();
+}
+
+void ThreadPoolExecutor::Worker::interruptIfStarted() {
+  if (state_.load() >= 0 && !isInterrupted()) interrupt();
+}
+
+ThreadPoolExecutor::Worker& ThreadPoolExecutor::WorkerThreads::create(ThreadPoolExecutor& pool, WorkerId id) {
+  std::list<Worker> made;
+  made.emplace_back(pool, id);  // the factory runs outside the lock
+  std::lock_guard g(m_);
+  auto it = made.begin();
+  all_.splice(all_.end(), made);
+  it->self_ = it;
+  return *it;
+}
+
+void ThreadPoolExecutor::WorkerThreads::finished(Worker& w) {
+  std::lock_guard g(m_);
+  finished_.splice(finished_.end(), all_, w.self_);
+  changed_.notify_all();
+}
+
+void ThreadPoolExecutor::WorkerThreads::discard(Worker& w) {
+  std::lock_guard g(m_);
+  all_.erase(w.self_);
+  changed_.notify_all();
+}
+
+void ThreadPoolExecutor::WorkerThreads::joinFinished() {
+  std::list<Worker> done;
+  {
+    std::lock_guard g(m_);
+    done.swap(finished_);
+  }
+  for (Worker& w : done) w.thread->join();  // they have ended: this only waits for the OS
+}
+
+void ThreadPoolExecutor::WorkerThreads::joinAll() {
+  std::lock_guard one(joining_);
+  std::list<Worker> done;
+  {
+    std::unique_lock g(m_);
+    changed_.wait(g, [&] { return all_.empty(); });
+    done.swap(finished_);
+  }
+  for (Worker& w : done) w.thread->join();
+}
+
+}  // namespace poolscope::java
