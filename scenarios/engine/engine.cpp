@@ -123,6 +123,7 @@ Run::Run(Scenario scenario, RunOptions options)
       metrics_(options.keep_events),
       scale_(scenario_.time_scale) {
   outcome_.watchdog = watchdog_;
+  outcome_.workload_end = workload_.end;
 }
 
 Run::~Run() {

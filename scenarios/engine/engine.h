@@ -55,6 +55,7 @@ struct PoolOutcome {
 struct RunOutcome {
   std::vector<PoolOutcome> pools;  // in scenario order
   Nanos watchdog{0};               // the watchdog time used
+  Time workload_end{0};            // scenario time the last phase ended (each pool's own clock)
   std::uint64_t events_recorded = 0, events_dropped = 0;
   double wall_seconds = 0, cpu_seconds = 0;
   std::uint64_t peak_rss_bytes = 0;

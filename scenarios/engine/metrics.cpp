@@ -157,12 +157,18 @@ Percentiles PoolMetrics::percentiles(std::vector<std::int64_t> v) {
   return p;
 }
 
-Summary PoolMetrics::summary() const {
+Counters PoolMetrics::counters_at(std::int64_t t) const {
+  auto it = std::upper_bound(series_.begin(), series_.end(), t,
+                             [](std::int64_t v, const CounterPoint& p) { return v < p.t; });
+  return it == series_.begin() ? Counters{} : std::prev(it)->c;
+}
+
+Summary PoolMetrics::summary(std::int64_t end_of_workload) const {
   Summary s = totals_;
   s.queue_wait = percentiles(queue_wait_);
   s.service = percentiles(service_);
   s.end_to_end = percentiles(end_to_end_);
-  s.final_workers = counters().workers;
+  s.final_workers = end_of_workload >= 0 ? counters_at(end_of_workload).workers : counters().workers;
   s.first_time = std::max<std::int64_t>(first_t_, 0);
   s.last_time = last_t_;
   double span = static_cast<double>(last_t_ - s.first_time);

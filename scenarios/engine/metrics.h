@@ -69,7 +69,8 @@ struct Summary {
   Percentiles service;     // started -> ended
   Percentiles end_to_end;  // submitted -> ended
   double throughput = 0;   // tasks ended per scenario second, first submission to last end
-  std::uint32_t peak_workers = 0, final_workers = 0, peak_busy = 0, peak_queued = 0, peak_blocked = 0;
+  std::uint32_t peak_workers = 0, peak_busy = 0, peak_queued = 0, peak_blocked = 0;
+  std::uint32_t final_workers = 0;  // when the workload ended (see PoolMetrics::summary)
   double mean_workers = 0;  // time-weighted over the pool's timeline
   double mean_busy = 0;
   double utilisation = 0;  // time-weighted busy / workers
@@ -87,7 +88,11 @@ class PoolMetrics {
   void set_info(PoolInfo info) { info_ = std::move(info); }
   // Counts and peaks so far (cheap); summary() adds percentiles and means.
   const Summary& totals() const { return totals_; }
-  Summary summary() const;
+  // `end_of_workload` (scenario ns), if given, is when final_workers is read:
+  // the pool's size when the last phase ended, before it was shut down.
+  Summary summary(std::int64_t end_of_workload = -1) const;
+  // The counters in force at time t.
+  Counters counters_at(std::int64_t t) const;
   const std::vector<CounterPoint>& series() const { return series_; }
   const std::vector<Marker>& markers() const { return markers_; }
   const std::vector<WorkerLane>& lanes() const { return lanes_; }

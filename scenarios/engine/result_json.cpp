@@ -227,7 +227,7 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
     const metrics::PoolMetrics* pm = metrics.pool(p.trace_id);
     json pj = {{"name", p.name}, {"design", p.design}, {"config", p.config}};
     if (pm) {
-      pj["summary"] = summary_json(pm->summary(), p, complete);
+      pj["summary"] = summary_json(pm->summary(outcome.workload_end.count()), p, complete);
       pj["series"] = series_json(*pm, options.series_points);
       json rules = json::object();  // code -> the design's one-line reason, for every rule its events named
       for (Label l : pm->rules()) rules[std::string(label_code(l))] = label_text(l);

@@ -50,10 +50,12 @@ void spin_for(Nanos cpu) {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return Nanos(std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec);
   };
+  // Reading a thread's CPU clock is a system call, so do a few microseconds
+  // of work between reads, or the task would spend its time in the kernel.
   const Nanos end = thread_cpu() + cpu;
   volatile std::uint64_t sink = 0;
   while (thread_cpu() < end)
-    for (int i = 0; i < 256; ++i) sink = sink + static_cast<std::uint64_t>(i);
+    for (int i = 0; i < 8192; ++i) sink = sink + static_cast<std::uint64_t>(i);
 }
 
 namespace {

@@ -79,7 +79,7 @@ void print_summary_table(std::ostream& out, const scenario::Scenario& sc, const 
   for (const scenario::PoolOutcome& p : outcome.pools) {
     names.push_back(p.name);
     const metrics::PoolMetrics* pm = metrics.pool(p.trace_id);
-    metrics::Summary s = pm ? pm->summary() : metrics::Summary{};
+    metrics::Summary s = pm ? pm->summary(outcome.workload_end.count()) : metrics::Summary{};
     std::string problem = scenario::invariant_problem(p, s, complete);
     std::vector<std::string> v = {
         std::to_string(s.submitted),
