@@ -6,8 +6,10 @@
 // workers and the ticktock coarse clock that stamps them, both on the
 // injected clock; Tune, Release, ReleaseTimeout, Reboot.
 //
-//   Running()  live workers, busy or idle      Free()  Cap() - Running(), or -1
-//   Waiting()  submitters blocked in submit    Cap()   the capacity, or -1 (unlimited)
+//   running()  Go's Running(): live workers, busy or idle
+//   free()     Go's Free(): cap() - running(), or -1 when unlimited
+//   waiting()  Go's Waiting(): submitters blocked in submit
+//   cap()      Go's Cap(): the capacity, or -1 (unlimited)
 #pragma once
 
 #include <atomic>

@@ -173,78 +173,74 @@ std::vector<ParamSpec> optionParams() {
   };
 }
 
-Design antsDesign() {
-  std::vector<ParamSpec> params = {
-      {.name = "size",
-       .type = ParamType::integer,
-       .default_value = 10,
-       .unit = "workers",
-       .live = true,
-       .help = "capacity: the most workers alive at once; <= 0 means unlimited (-1). Live: Tune (ignored when "
-               "unlimited or PreAlloc)"},
-  };
+// A design of the ants family: its own parameters, then the options.
+Design antsFamily(std::string name, std::string summary, std::vector<ParamSpec> params, PoolFactory make) {
   for (ParamSpec& p : optionParams()) params.push_back(std::move(p));
   return Design{
-      .name = "ants",
-      .summary =
-          "a capacity-bounded pool: idle workers on a LIFO stack (a FIFO ring with PreAlloc); a full pool "
-          "blocks submitters on a condition variable or refuses them; a purge ticker stops idle workers",
+      .name = std::move(name),
+      .summary = std::move(summary),
       .docs = "docs/pools/ants.md",
       .origin = "design",
       .params = std::move(params),
-      .make =
-          [](const Params& params, const TraceTarget& target) {
-            const int size = static_cast<int>(params.integer("size"));
-            if (params.boolean("PoolWithFunc"))
-              return adapt("ants", new_pool_with_func<Task>(size, runTask, optionsFrom(params), target), params,
-                           "size");
-            return adapt("ants", new_pool(size, optionsFrom(params), target), params, "size");
-          },
+      .make = std::move(make),
   };
 }
 
+Design antsDesign() {
+  return antsFamily(
+      "ants",
+      "a capacity-bounded pool: idle workers on a LIFO stack (a FIFO ring with PreAlloc); a full pool blocks "
+      "submitters on a condition variable or refuses them; a purge ticker stops idle workers",
+      {{.name = "size",
+        .type = ParamType::integer,
+        .default_value = 10,
+        .min = -1,
+        .unit = "workers",
+        .live = true,
+        .help = "capacity: the most workers alive at once; <= 0 means unlimited (-1). Live: Tune (ignored when "
+                "unlimited or PreAlloc)"}},
+      [](const Params& params, const TraceTarget& target) {
+        const int size = static_cast<int>(params.integer("size"));
+        if (params.boolean("PoolWithFunc"))
+          return adapt("ants", new_pool_with_func<Task>(size, runTask, optionsFrom(params), target), params, "size");
+        return adapt("ants", new_pool(size, optionsFrom(params), target), params, "size");
+      });
+}
+
 Design multiDesign() {
-  std::vector<ParamSpec> params = {
-      {.name = "size",
-       .type = ParamType::integer,
-       .default_value = 2,
-       .unit = "pools",
-       .help = "how many ants pools; <= 0 is ErrInvalidMultiPoolSize"},
-      {.name = "sizePerPool",
-       .type = ParamType::integer,
-       .default_value = 5,
-       .unit = "workers",
-       .live = true,
-       .help = "each pool's capacity; <= 0 means unlimited. Live: Tune, on every pool"},
-      {.name = "lbs",
-       .type = ParamType::choice,
-       .default_value = "RoundRobin",
-       .choices = {"RoundRobin", "LeastTasks"},
-       .help = "which pool gets a task: in turn (retrying once on the least loaded when overloaded), or the one with "
-               "the fewest workers"},
-  };
-  for (ParamSpec& p : optionParams()) params.push_back(std::move(p));
-  return Design{
-      .name = "ants-multi",
-      .summary =
-          "ants' MultiPool: several ants pools, each with its own lock and workers; tasks go round-robin or to "
-          "the least-loaded pool",
-      .docs = "docs/pools/ants.md",
-      .origin = "design",
-      .params = std::move(params),
-      .make =
-          [](const Params& params, const TraceTarget& target) {
-            const int size = static_cast<int>(params.integer("size"));
-            const int sizePerPool = static_cast<int>(params.integer("sizePerPool"));
-            const LoadBalancingStrategy lbs = params.choice("lbs") == "LeastTasks" ? LeastTasks : RoundRobin;
-            if (params.boolean("PoolWithFunc"))
-              return adapt("ants-multi",
-                           new_multi_pool_with_func<Task>(size, sizePerPool, runTask, lbs, optionsFrom(params), target),
-                           params, "sizePerPool");
-            return adapt("ants-multi", new_multi_pool(size, sizePerPool, lbs, optionsFrom(params), target), params,
-                         "sizePerPool");
-          },
-  };
+  return antsFamily(
+      "ants-multi",
+      "ants' MultiPool: several ants pools, each with its own lock and workers; tasks go round-robin or to the "
+      "least-loaded pool",
+      {{.name = "size",
+        .type = ParamType::integer,
+        .default_value = 2,
+        .unit = "pools",
+        .help = "how many ants pools; <= 0 is ErrInvalidMultiPoolSize"},
+       {.name = "sizePerPool",
+        .type = ParamType::integer,
+        .default_value = 5,
+        .min = -1,
+        .unit = "workers",
+        .live = true,
+        .help = "each pool's capacity; <= 0 means unlimited. Live: Tune, on every pool"},
+       {.name = "lbs",
+        .type = ParamType::choice,
+        .default_value = "RoundRobin",
+        .choices = {"RoundRobin", "LeastTasks"},
+        .help = "which pool gets a task: in turn (retrying once on the least loaded when overloaded), or the one "
+                "with the fewest workers"}},
+      [](const Params& params, const TraceTarget& target) {
+        const int size = static_cast<int>(params.integer("size"));
+        const int sizePerPool = static_cast<int>(params.integer("sizePerPool"));
+        const LoadBalancingStrategy lbs = params.choice("lbs") == "LeastTasks" ? LeastTasks : RoundRobin;
+        if (params.boolean("PoolWithFunc"))
+          return adapt("ants-multi",
+                       new_multi_pool_with_func<Task>(size, sizePerPool, runTask, lbs, optionsFrom(params), target),
+                       params, "sizePerPool");
+        return adapt("ants-multi", new_multi_pool(size, sizePerPool, lbs, optionsFrom(params), target), params,
+                     "sizePerPool");
+      });
 }
 
 }  // namespace

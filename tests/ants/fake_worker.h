@@ -1,4 +1,5 @@
-// A worker that only has a lastUsed time, for the worker queue tests.
+// What the worker queue tests share: a worker that only has a lastUsed time,
+// and whole seconds as times.
 #pragma once
 
 #include "pools/ants/worker_queue.h"
@@ -11,5 +12,7 @@ struct FakeWorker final : Worker {
   void finish(Label) override { finished = true; }
   bool finished = false;
 };
+
+inline Time t(int seconds) { return Time(std::chrono::seconds(seconds)); }
 
 }  // namespace poolscope::ants::test

@@ -14,7 +14,6 @@ using namespace poolscope::ants::test;
 using namespace std::chrono_literals;
 
 namespace {
-Time t(int n) { return Time(std::chrono::seconds(n)); }
 std::vector<Worker*> list(std::span<Worker* const> s) { return {s.begin(), s.end()}; }
 }  // namespace
 

@@ -12,10 +12,6 @@ using namespace poolscope::ants;
 using namespace poolscope::ants::test;
 using namespace std::chrono_literals;
 
-namespace {
-Time t(int n) { return Time(std::chrono::seconds(n)); }
-}  // namespace
-
 TEST_CASE("ants worker stack: a new stack is empty (TestNewWorkerStack)") {
   WorkerStack q(100);
   CHECK(q.len() == 0);
