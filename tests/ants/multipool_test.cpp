@@ -21,7 +21,7 @@ TEST_CASE("ants MultiPool: the constructor's checks (TestMultiPool)") {
   CHECK(new_multi_pool_with_func<int>(10, 10, nullptr, RoundRobin).error() == ErrLackPoolFunc);
 }
 
-TEST_CASE("ants MultiPool: tasks spread over the pools; release, reboot, tune (TestMultiPool...)") {
+TEST_CASE("ants MultiPool: tasks spread over the pools, then release, reboot, tune (TestMultiPool...)") {
   const LoadBalancingStrategy lbs = GENERATE(RoundRobin, LeastTasks);
   const bool withFunc = GENERATE(false, true);
   CAPTURE(static_cast<int>(lbs), withFunc);
@@ -98,7 +98,7 @@ TEST_CASE("ants MultiPool: RoundRobin retries an overloaded pick once on the lea
   second.open();
 }
 
-TEST_CASE("ants MultiPool: LeastTasks does not retry; it counts idle workers as tasks (Running)") {
+TEST_CASE("ants MultiPool: LeastTasks does not retry, and counts idle workers as tasks (Running)") {
   Rig rig;
   auto mp = new_multi_pool(2, 1, LeastTasks, {.Nonblocking = true}, rig.target());
   MultiPool& m = **mp;

@@ -110,7 +110,8 @@ TEST_CASE("ants: Nonblocking refuses at once when every worker is busy (TestNonb
 }
 
 TEST_CASE(
-    "ants: MaxBlockingTasks refuses the submitter over the limit; the waiting one succeeds (TestMaxBlockingSubmit)") {
+    "ants: MaxBlockingTasks refuses the submitter over the limit, and the waiting one succeeds "
+    "(TestMaxBlockingSubmit)") {
   const bool withFunc = GENERATE(false, true);
   CAPTURE(withFunc);
   Rig rig;
@@ -202,7 +203,7 @@ TEST_CASE("ants: Tune up by one wakes one waiting submitter (Signal)") {
   CHECK(done == 2);
 }
 
-TEST_CASE("ants: Tune down stops nothing at once; workers over the capacity exit at revertWorker") {
+TEST_CASE("ants: Tune down stops nothing at once: workers over the capacity exit at revertWorker") {
   Rig rig;
   auto p = rig.pool(4);
   Gate gates[4];

@@ -48,7 +48,7 @@ TEST_CASE(
   CHECK(p->trace().accounting().balanced());
 }
 
-TEST_CASE("ants: Release stops the idle workers; a second Release does nothing") {
+TEST_CASE("ants: Release stops the idle workers, and a second Release does nothing") {
   Rig rig;
   auto p = rig.pool(5);
   Gate gate;

@@ -28,7 +28,7 @@ TEST_CASE("ants spin lock: threads incrementing under it lose no update") {
   CHECK(counter == 80000);
 }
 
-TEST_CASE("ants cond: Wait releases the spin lock; Signal wakes one waiter, Broadcast all") {
+TEST_CASE("ants cond: Wait releases the spin lock, Signal wakes one waiter, Broadcast all") {
   SpinLock lock;
   Cond cond;
   int tickets = 0;

@@ -17,7 +17,7 @@ namespace {
 std::vector<Worker*> list(std::span<Worker* const> s) { return {s.begin(), s.end()}; }
 }  // namespace
 
-TEST_CASE("ants loop queue: a new ring is empty; a ring of 0 slots is not made (TestNewLoopQueue)") {
+TEST_CASE("ants loop queue: a new ring is empty, and a ring of 0 slots is not made (TestNewLoopQueue)") {
   auto q = newWorkerLoopQueue(100);
   REQUIRE(q);
   CHECK(q->len() == 0);
