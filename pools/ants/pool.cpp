@@ -1,0 +1,41 @@
+#include "pools/ants/pool.h"
+
+#include "pools/ants/worker.h"
+
+namespace poolscope::ants {
+
+Made<Pool> new_pool(int size, Options options, const TraceTarget& target) {
+  // Checked before the trace exists, so a refused config leaves no pool in the stream.
+  if (std::error_code err = PoolCommon::newPool(size, options, clock_of(target))) return std::unexpected(err);
+  return new_pool(size, std::move(options), std::make_shared<PoolTrace>(target, "ants"));
+}
+
+Made<Pool> new_pool(int size, Options options, std::shared_ptr<PoolTrace> trace) {
+  if (std::error_code err = PoolCommon::newPool(size, options, trace->clock())) return std::unexpected(err);
+  return std::make_unique<Pool>(size, std::move(options), std::move(trace));
+}
+
+Pool::Pool(int size, Options options, std::shared_ptr<PoolTrace> trace)
+    : PoolCommon(size, std::move(options), std::move(trace)) {
+  workerCache_.New = [this] { return std::make_unique<GoWorker>(*this); };
+}
+
+Pool::~Pool() { release_and_join(); }
+
+std::error_code Pool::submit(Task task) {
+  const TaskId t = trace().submitted();
+  std::error_code err = submit(t, task);
+  if (err) trace().refused(t, refusal(err));
+  return err;
+}
+
+std::error_code Pool::submit(TaskId t, Task& task) {
+  if (is_closed()) return ErrPoolClosed;
+
+  auto w = retrieveWorker(t);
+  if (!w) return w.error();
+  static_cast<GoWorker*>(*w)->inputFunc(Job{t, std::move(task)});
+  return {};
+}
+
+}  // namespace poolscope::ants

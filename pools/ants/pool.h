@@ -1,0 +1,45 @@
+// pool.go: Pool, whose tasks are functions: submit(task) gives the task a
+// worker (retrieveWorker) and sends it on that worker's channel.
+//
+//   auto p = ants::new_pool(10, {.ExpiryDuration = 10s});   // Go: ants.NewPool(10,
+//   ants.WithExpiryDuration(10*time.Second)) if (!p) ... p.error() ... std::error_code err = (*p)->submit([] { ... });
+//   // nil, ErrPoolOverload, ErrPoolClosed
+#pragma once
+
+#include <expected>
+#include <memory>
+
+#include "pools/ants/pool_common.h"
+#include "pools/core/task.h"
+
+namespace poolscope::ants {
+
+template <class P>
+using Made = std::expected<std::unique_ptr<P>, std::error_code>;
+
+class Pool final : public PoolCommon {
+ public:
+  using Item = Task;  // what a worker receives
+
+  ~Pool() override;
+
+  // Blocks while the pool is full (unless Nonblocking); returns nil,
+  // ErrPoolOverload or ErrPoolClosed. A task may submit to its own pool, but
+  // blocks like any caller once the pool is full.
+  std::error_code submit(Task task);
+  // The same for a task already counted as submitted in the trace (MultiPool
+  // retries with it): nothing is traced as refused, and `task` is moved from
+  // only when a worker takes it.
+  std::error_code submit(TaskId t, Task& task);
+
+  // size and options must have passed newPool: use new_pool.
+  Pool(int size, Options options, std::shared_ptr<PoolTrace> trace);
+};
+
+// Go's NewPool(size, options...). Errors: ErrInvalidPoolExpiry,
+// ErrInvalidPreAllocSize.
+Made<Pool> new_pool(int size, Options options = {}, const TraceTarget& target = {});
+// The same, recording into a trace several pools share (MultiPool's do).
+Made<Pool> new_pool(int size, Options options, std::shared_ptr<PoolTrace> trace);
+
+}  // namespace poolscope::ants

@@ -1,0 +1,289 @@
+#include "pools/ants/pool_common.h"
+
+#include <string>
+#include <system_error>
+
+#include "pools/ants/rules.h"
+
+namespace poolscope::ants {
+
+Clock& clock_of(const TraceTarget& target) { return target.clock ? *target.clock : default_clock(); }
+
+std::error_code PoolCommon::newPool(int& size, Options& options, const Clock& clock) {
+  if (size <= 0) size = -1;  // unlimited: nested submits cannot deadlock
+
+  if (!options.DisablePurge) {
+    if (options.ExpiryDuration < Nanos(0)) return ErrInvalidPoolExpiry;
+    if (options.ExpiryDuration == Nanos(0)) options.ExpiryDuration = DefaultCleanIntervalTime;
+  }
+  if (!options.Logger) options.Logger = defaultLogger(clock);
+  if (options.PreAlloc && size == -1) return ErrInvalidPreAllocSize;
+  return {};
+}
+
+PoolCommon::PoolCommon(int size, Options options, std::shared_ptr<PoolTrace> trace)
+    : options_(std::move(options)),
+      trace_(std::move(trace)),
+      capacity_(size),
+      workers_(options_.PreAlloc ? newWorkerQueue(queueType::queueTypeLoopQueue, size)
+                                 : newWorkerQueue(queueType::queueTypeStack, 0)),
+      detachRule_(options_.PreAlloc ? rules::kLoopQueueDetach : rules::kStackDetach),
+      idleRule_(options_.PreAlloc ? rules::kLoopQueue : rules::kWorkerStack) {
+  std::lock_guard g(lifecycle_);
+  goPurge();
+  goTicktock();
+}
+
+PoolCommon::~PoolCommon() { release_and_join(); }
+
+// --- the scavenger and the coarse clock ---------------------------------------
+
+void PoolCommon::purgeStaleWorkers(Ticker& ticker) {
+  while (ticker.wait()) {  // a stopped ticker: Go's purgeCtx.Done()
+    if (is_closed()) break;
+
+    const Time now = clock().now();
+    int lookedAt = 0;
+    bool isDormant = false;
+    std::span<Worker* const> staleWorkers;
+    {
+      std::lock_guard guard(lock_);
+      lookedAt = workers_->len();
+      staleWorkers = workers_->refresh(options_.ExpiryDuration, now);
+      const int n = running();
+      isDormant = n == 0 || n == static_cast<int>(staleWorkers.size());
+    }
+
+    // Stop the stale workers outside the lock: each send may wait (capacity 0).
+    for (Worker* w : staleWorkers) {
+      trace().reaped(w->id(), rules::kPurgeTick, now - w->lastUsedTime());
+      w->finish(rules::kPurgeTick);
+    }
+    trace().cleaner_pass(rules::kPurgeTick, lookedAt, static_cast<std::int32_t>(staleWorkers.size()));
+
+    // Every worker may be gone while callers are still stuck in cond.Wait:
+    // wake them, so they start new workers.
+    if (isDormant && waiting() > 0) {
+      trace().state(rules::kDormant);
+      cond_.Broadcast();
+    }
+  }
+  purgeDone_.store(1);
+  closeAllDone();
+}
+
+void PoolCommon::ticktock(Ticker& ticker) {
+  while (ticker.wait()) {
+    if (is_closed()) break;
+    now_.store(clock().now().count());
+  }
+  ticktockDone_.store(1);
+  closeAllDone();
+}
+
+void PoolCommon::goPurge() {
+  if (options_.DisablePurge) return;
+  auto ticker = std::make_shared<Ticker>(clock(), options_.ExpiryDuration);
+  stopPurge_ = ticker;
+  purgeThread_ = Thread("ants-purge", [this, ticker] { purgeStaleWorkers(*ticker); });
+}
+
+void PoolCommon::goTicktock() {
+  now_.store(clock().now().count());
+  auto ticker = std::make_shared<Ticker>(clock(), nowTimeUpdateInterval);
+  stopTicktock_ = ticker;
+  ticktockThread_ = Thread("ants-ticktock", [this, ticker] { ticktock(*ticker); });
+}
+
+void PoolCommon::closeAllDone() {
+  { std::lock_guard g(allDoneM_); }  // a waiter between its check and its sleep still hears this
+  allDone_.notify_all();
+}
+
+// --- accessors and controls ----------------------------------------------------
+
+int PoolCommon::free() const {
+  const int c = cap();
+  if (c < 0) return -1;
+  return c - running();
+}
+
+int PoolCommon::idle() const {
+  std::lock_guard guard(lock_);
+  return workers_->len();
+}
+
+void PoolCommon::tune(int size) {
+  const int capacity = cap();
+  if (capacity == -1 || size <= 0 || size == capacity || options_.PreAlloc) return;
+  capacity_.store(size);
+  trace().tuned(rules::kSize, size);
+  if (size > capacity) {
+    if (size - capacity == 1) {
+      cond_.Signal();
+      return;
+    }
+    cond_.Broadcast();
+  }
+}
+
+void PoolCommon::release() {
+  int opened = OPENED;
+  if (!state_.compare_exchange_strong(opened, CLOSED)) return;
+  trace().state(rules::kRelease);
+
+  {
+    std::lock_guard g(lifecycle_);
+    if (stopPurge_) std::exchange(stopPurge_, nullptr)->stop();
+    if (stopTicktock_) std::exchange(stopTicktock_, nullptr)->stop();
+  }
+
+  {
+    std::lock_guard guard(lock_);
+    workers_->reset();
+  }
+
+  // Callers may be waiting in retrieveWorker: wake them, or they would block
+  // forever.
+  cond_.Broadcast();
+}
+
+std::error_code PoolCommon::release_timeout(Nanos timeout) {
+  {
+    std::lock_guard g(lifecycle_);
+    if (is_closed() || (!options_.DisablePurge && !stopPurge_) || !stopTicktock_) return ErrPoolClosed;
+  }
+  const Time start = clock().now();  // before release() emits anything a test may wait for
+  release();
+
+  // Go: wait for allDone or the timer; then for purge and ticktock to end.
+  const Time deadline = timeout >= Time::max() - start ? Time::max() : start + timeout;
+  std::unique_lock l(allDoneM_);
+  const bool done = allDone_.wait_until(l, clock(), deadline, [&] {
+    return running() == 0 && (options_.DisablePurge || purgeDone_.load() == 1) && ticktockDone_.load() == 1;
+  });
+  return done ? std::error_code{} : make_error_code(ErrTimeout);
+}
+
+void PoolCommon::reboot() {
+  int closed = CLOSED;
+  if (!state_.compare_exchange_strong(closed, OPENED)) return;
+  trace().state(rules::kReboot);
+
+  std::lock_guard g(lifecycle_);
+  // C++: the stopped threads end before new ones start (Go lets an old
+  // goroutine still run; its defer could then mark the new purge done).
+  purgeThread_.join();
+  ticktockThread_.join();
+  purgeDone_.store(0);
+  goPurge();
+  ticktockDone_.store(0);
+  goTicktock();
+}
+
+void PoolCommon::release_and_join() {
+  release();
+  {
+    std::unique_lock l(allDoneM_);
+    allDone_.wait(l, [&] { return running() == 0; });
+  }
+  {
+    std::lock_guard g(lifecycle_);
+    purgeThread_.join();
+    ticktockThread_.join();
+  }
+  workerCache_.joinAll();
+}
+
+Label PoolCommon::refusal(std::error_code err) const {
+  if (err == ErrPoolOverload) return options_.Nonblocking ? rules::kNonblocking : rules::kMaxBlockingTasks;
+  if (err == errThreadCreateFailed) return poolscope::rules::thread_create_failed();
+  return poolscope::rules::pool_closed();
+}
+
+// --- retrieveWorker / revertWorker ------------------------------------------------
+
+std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
+  std::unique_lock guard(lock_);
+
+  for (;;) {  // retry:
+    // First try to fetch an idle worker from the queue.
+    if (Worker* w = workers_->detach()) {
+      trace().handoff(t, w->id(), detachRule_);
+      return w;
+    }
+
+    // The queue is empty and there is room: start a new worker, under the
+    // lock, so that concurrent callers cannot overshoot the capacity.
+    if (const int capacity = cap(); capacity == -1 || capacity > running()) {
+      WorkerThread* w = workerCache_.Get();
+      try {
+        w->run();
+      } catch (const std::system_error&) {
+        workerCache_.Put(w);
+        return std::unexpected(make_error_code(errThreadCreateFailed));
+      }
+      trace().spawned(w->id(), capacity == -1 ? rules::kUnlimited : rules::kBelowCapacity);
+      trace().handoff(t, w->id(), rules::kNewWorker);
+      return w;
+    }
+
+    // Bail out early if nonblocking, or if enough callers already wait.
+    if (options_.Nonblocking || (options_.MaxBlockingTasks != 0 && waiting() >= options_.MaxBlockingTasks))
+      return std::unexpected(make_error_code(ErrPoolOverload));
+
+    // Otherwise wait for a worker to be put back (or to exit), and retry.
+    addWaiting(1);
+    trace().blocked(t);
+    cond_.Wait(guard);
+    addWaiting(-1);
+    trace().unblocked(t);
+
+    if (is_closed()) return std::unexpected(make_error_code(ErrPoolClosed));
+  }
+}
+
+bool PoolCommon::revertWorker(Worker* worker) {
+  const int capacity = cap();
+  if (const bool over = capacity > 0 && running() > capacity; over || is_closed()) {
+    worker->exitRule = over ? rules::kOverCapacity : rules::kRelease;
+    cond_.Broadcast();
+    return false;
+  }
+
+  worker->setLastUsedTime(nowTime());
+
+  std::lock_guard guard(lock_);
+  // Check again under the lock, or a worker could slip into the queue of a
+  // closed pool and never be stopped (ants issue #113).
+  if (is_closed()) {
+    worker->exitRule = rules::kRelease;
+    return false;
+  }
+  if (workers_->insert(worker)) {
+    worker->exitRule = rules::kQueueFull;
+    return false;
+  }
+  trace().idle(worker->id(), idleRule_);
+  // A worker is available: wake one caller stuck in retrieveWorker.
+  cond_.Signal();
+  return true;
+}
+
+void PoolCommon::recoverPanic(std::exception_ptr panic) {
+  if (options_.PanicHandler) {
+    options_.PanicHandler(panic);
+    return;
+  }
+  std::string what = "unknown exception";
+  try {
+    std::rethrow_exception(panic);
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  // Go prints the value and debug.Stack(); a C++ exception carries no stack.
+  options_.Logger("worker exits from panic: " + what + "\n");
+}
+
+}  // namespace poolscope::ants

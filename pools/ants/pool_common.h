@@ -1,0 +1,146 @@
+// ants.go's poolCommon: everything Pool and PoolWithFunc share since v2.11.0.
+// The capacity and the count of live workers; the spin lock and the
+// condition variable on it; the queue of idle workers; retrieveWorker (give a
+// task a worker: reuse, spawn, refuse or wait) and revertWorker (a worker
+// back to the queue after its task); the purge ticker that stops stale idle
+// workers and the ticktock coarse clock that stamps them, both on the
+// injected clock; Tune, Release, ReleaseTimeout, Reboot.
+//
+//   running()  Go's Running(): live workers, busy or idle
+//   free()     Go's Free(): cap() - running(), or -1 when unlimited
+//   waiting()  Go's Waiting(): submitters blocked in submit
+//   cap()      Go's Cap(): the capacity, or -1 (unlimited)
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <mutex>
+#include <system_error>
+
+#include "pools/ants/cond.h"
+#include "pools/ants/options.h"
+#include "pools/ants/spinlock.h"
+#include "pools/ants/worker_cache.h"
+#include "pools/ants/worker_queue.h"
+#include "pools/core/pool_trace.h"
+
+namespace poolscope::ants {
+
+class PoolCommon {
+ public:
+  virtual ~PoolCommon();
+  PoolCommon(const PoolCommon&) = delete;
+  PoolCommon& operator=(const PoolCommon&) = delete;
+
+  int running() const { return running_.load(); }
+  int free() const;
+  int waiting() const { return waiting_.load(); }
+  int cap() const { return capacity_.load(); }
+  bool is_closed() const { return state_.load() == CLOSED; }
+
+  // Changes the capacity. Ignored when the pool is unlimited, size <= 0,
+  // size == Cap(), or PreAlloc is set. Growing wakes one waiter (by 1) or all;
+  // shrinking stops nothing now: busy workers exit at their next revertWorker.
+  void tune(int size);
+  // Closes the pool: idle workers are stopped, busy ones exit after their
+  // task, blocked submitters return ErrPoolClosed. A second call does nothing.
+  void release();
+  // release(), then waits, on the pool's clock, until every worker, the purge
+  // and the ticktock threads have ended: nil, or ErrTimeout. ErrPoolClosed if
+  // already closed.
+  std::error_code release_timeout(Nanos timeout);
+  // Opens a closed pool again and restarts purge and ticktock.
+  void reboot();
+
+  // poolscope: release(), then waits (on real time, never on the pool's
+  // clock) for every worker to exit and joins every thread. Go needs no such
+  // call; the destructor makes it.
+  void release_and_join();
+  // poolscope: idle workers (workers.len()), read under the lock.
+  int idle() const;
+  // The coarse clock that revertWorker stamps lastUsed with: the pool's clock
+  // as ticktock last read it (every 500 ms).
+  Time nowTime() const { return Time(now_.load()); }
+  // poolscope: how many worker objects workerCache has ever made.
+  std::size_t workers_allocated() const { return workerCache_.allocated(); }
+  // poolscope: the trace label of a refusal (ErrPoolOverload says which option).
+  Label refusal(std::error_code err) const;
+  PoolTrace& trace() const { return *trace_; }
+  const Options& options() const { return options_; }
+
+  // newPool's checks, in its order: size <= 0 becomes -1 (unlimited);
+  // ExpiryDuration < 0 is ErrInvalidPoolExpiry and 0 becomes 1 s (unless
+  // DisablePurge); an empty Logger becomes the default one; PreAlloc with
+  // an unlimited size is ErrInvalidPreAllocSize.
+  static std::error_code newPool(int& size, Options& options, const Clock& clock);
+
+ protected:
+  // size and options have passed newPool. Starts purge and ticktock.
+  PoolCommon(int size, Options options, std::shared_ptr<PoolTrace> trace);
+
+  // Gives task `t` a worker: an idle one, else a new one if the capacity
+  // allows (started under the lock since v2.11.4, so Running() never passes
+  // Cap()), else ErrPoolOverload (Nonblocking, or MaxBlockingTasks callers
+  // already wait), else waits on the condition and retries; ErrPoolClosed if
+  // the pool closed meanwhile. `t` is for the trace only.
+  std::expected<Worker*, std::error_code> retrieveWorker(TaskId t);
+
+  WorkerCache workerCache_;
+
+ private:
+  friend class WorkerThread;
+  friend class GoWorker;
+  template <class T>
+  friend class GoWorkerWithFunc;
+
+  // Puts a worker whose task is done back in the queue and wakes one waiter;
+  // false if the worker must exit instead (over capacity after a Tune down,
+  // closed, or the ring is full).
+  bool revertWorker(Worker* worker);
+
+  void purgeStaleWorkers(Ticker& ticker);
+  void ticktock(Ticker& ticker);
+  void goPurge();
+  void goTicktock();
+  int addRunning(int delta) { return running_.fetch_add(delta) + delta; }
+  void addWaiting(int delta) { waiting_.fetch_add(delta); }
+  // Go closes allDone; here the waiters re-check their condition.
+  void closeAllDone();
+  // recover() in the worker's exit path.
+  void recoverPanic(std::exception_ptr panic);
+  Clock& clock() const { return trace_->clock(); }
+
+  const Options options_;
+  const std::shared_ptr<PoolTrace> trace_;
+  std::atomic<std::int32_t> capacity_;
+  std::atomic<std::int32_t> running_{0};
+  std::atomic<std::int32_t> waiting_{0};  // changed under the lock, read anywhere
+  std::atomic<std::int32_t> state_{OPENED};
+
+  mutable SpinLock lock_;
+  const std::unique_ptr<WorkerQueue> workers_;  // guarded by lock_
+  Cond cond_;                                   // on lock_
+  const Label detachRule_;                      // LIFO stack or FIFO ring, for the trace
+  const Label idleRule_;
+
+  // allDone, for release_timeout and release_and_join.
+  std::mutex allDoneM_;
+  CondVar allDone_;
+
+  // purge and ticktock. A stopped Ticker is Go's cancelled context.
+  std::mutex lifecycle_;  // guards the four members below (Go leaves them unguarded)
+  std::shared_ptr<Ticker> stopPurge_;
+  std::shared_ptr<Ticker> stopTicktock_;
+  Thread purgeThread_;
+  Thread ticktockThread_;
+  std::atomic<std::int32_t> purgeDone_{0};
+  std::atomic<std::int32_t> ticktockDone_{0};
+  std::atomic<Time::rep> now_{0};  // the coarse clock
+};
+
+// The clock a TraceTarget names, as PoolTrace resolves it.
+Clock& clock_of(const TraceTarget& target);
+
+}  // namespace poolscope::ants

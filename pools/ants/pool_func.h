@@ -1,0 +1,70 @@
+// pool_func.go / pool_func_generic.go: a pool built around one function;
+// invoke(arg) gives a worker the argument and the worker calls the function
+// with it. PoolWithFunc<T> is the C++ form of PoolWithFuncGeneric[T]; Go's
+// PoolWithFunc is the case T = any, and its quirk that Invoke(nil) stops a
+// worker instead of calling the function has no equivalent here.
+//
+//   auto p = ants::new_pool_with_func<int>(10, [](int n) { ... });
+//   std::error_code err = (*p)->invoke(42);
+#pragma once
+
+#include <functional>
+
+#include "pools/ants/pool.h"
+#include "pools/ants/worker_func.h"
+
+namespace poolscope::ants {
+
+template <class T>
+class PoolWithFunc final : public PoolCommon {
+ public:
+  using Item = T;  // what a worker receives
+
+  ~PoolWithFunc() override { release_and_join(); }
+
+  // Like Pool::submit: nil, ErrPoolOverload or ErrPoolClosed.
+  std::error_code invoke(T arg) {
+    const TaskId t = trace().submitted();
+    std::error_code err = invoke(t, arg);
+    if (err) trace().refused(t, refusal(err));
+    return err;
+  }
+  // For an argument already counted as submitted (MultiPoolWithFunc).
+  std::error_code invoke(TaskId t, T& arg) {
+    if (is_closed()) return ErrPoolClosed;
+
+    auto w = retrieveWorker(t);
+    if (!w) return w.error();
+    static_cast<GoWorkerWithFunc<T>*>(*w)->inputArg(t, std::move(arg));
+    return {};
+  }
+
+  // size and options must have passed newPool: use new_pool_with_func.
+  PoolWithFunc(int size, std::function<void(T)> fn, Options options, std::shared_ptr<PoolTrace> trace)
+      : PoolCommon(size, std::move(options), std::move(trace)), fn_(std::move(fn)) {
+    workerCache_.New = [this] { return std::make_unique<GoWorkerWithFunc<T>>(*this, fn_); };
+  }
+
+ private:
+  const std::function<void(T)> fn_;
+};
+
+// Go's NewPoolWithFuncGeneric(size, fn, options...). Errors: ErrLackPoolFunc
+// (checked first), ErrInvalidPoolExpiry, ErrInvalidPreAllocSize.
+template <class T>
+Made<PoolWithFunc<T>> new_pool_with_func(int size, std::function<void(T)> fn, Options options,
+                                         std::shared_ptr<PoolTrace> trace) {
+  if (!fn) return std::unexpected(make_error_code(ErrLackPoolFunc));
+  if (std::error_code err = PoolCommon::newPool(size, options, trace->clock())) return std::unexpected(err);
+  return std::make_unique<PoolWithFunc<T>>(size, std::move(fn), std::move(options), std::move(trace));
+}
+
+template <class T>
+Made<PoolWithFunc<T>> new_pool_with_func(int size, std::function<void(T)> fn, Options options = {},
+                                         const TraceTarget& target = {}) {
+  if (!fn) return std::unexpected(make_error_code(ErrLackPoolFunc));
+  if (std::error_code err = PoolCommon::newPool(size, options, clock_of(target))) return std::unexpected(err);
+  return new_pool_with_func<T>(size, std::move(fn), std::move(options), std::make_shared<PoolTrace>(target, "ants"));
+}
+
+}  // namespace poolscope::ants
