@@ -232,6 +232,13 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
     if (options_.Nonblocking || (options_.MaxBlockingTasks != 0 && waiting() >= options_.MaxBlockingTasks))
       return std::unexpected(make_error_code(ErrPoolOverload));
 
+    // Not in ants: look at IsClosed under the lock before sleeping. ants only
+    // looks after waking, so a caller that checked IsClosed just before
+    // Release and gets here just after Release's Broadcast sleeps until some
+    // busy worker finishes, and forever if none will. Release sets CLOSED
+    // before it takes the lock, so this check closes that window.
+    if (is_closed()) return std::unexpected(make_error_code(ErrPoolClosed));
+
     // Otherwise wait for a worker to be put back (or to exit), and retry.
     addWaiting(1);
     trace().blocked(t);

@@ -134,7 +134,7 @@ TEST_CASE("cli: a run writes its result, Chrome trace and CSV, and prints the co
   CHECK(json::parse(j.out)["scenario"]["name"] == "smoke");
 }
 
-TEST_CASE("cli: the same seed gives the same workload; --seed changes it") {
+TEST_CASE("cli: the same seed gives the same workload and --seed changes it") {
   auto submitted = [](const std::string& extra) {
     Result r = run("run " + data("smoke.json") + " --json - " + extra);
     REQUIRE(r.code == 0);

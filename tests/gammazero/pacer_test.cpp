@@ -105,7 +105,7 @@ TEST_CASE("pacer: Pause holds the gate until Resume") {
   CHECK(callers.passed.back() == Time(1100ms));  // passed at the resume, not at 100 ms
 }
 
-TEST_CASE("pacer: Pause while paused waits for Resume; Resume waits for Pause") {
+TEST_CASE("pacer: Pause while paused waits for Resume, and Resume waits for Pause") {
   ManualClock clock;
   Pacer pacer(100ms, clock);
   pacer.pause();

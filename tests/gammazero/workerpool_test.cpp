@@ -60,7 +60,7 @@ TEST_CASE("gammazero: StopWait handles every submitted request (TestExample)") {
   CHECK(handled == std::vector<std::string>{"alpha", "beta", "delta", "epsilon", "gamma"});
 }
 
-TEST_CASE("gammazero: New(0) gets one worker; maxWorkers tasks run at once, the next one waits (TestMaxWorkers)") {
+TEST_CASE("gammazero: New(0) gets one worker, maxWorkers tasks run at once and the next one waits (TestMaxWorkers)") {
   Rig rig;
   CHECK(WorkerPool(0, {}, rig.target()).size() == 1);
   CHECK(WorkerPool(-3, {}, rig.target()).size() == 1);
@@ -403,7 +403,7 @@ TEST_CASE("gammazero: WaitingQueueSize is safe to read while tasks pour in (Test
   wp.stop_wait();
 }
 
-TEST_CASE("gammazero: Pause waits for earlier tasks; tasks submitted while paused wait for the cancel (TestPause)") {
+TEST_CASE("gammazero: Pause waits for earlier tasks, and tasks submitted while paused wait for the cancel (TestPause)") {
   Rig rig;
   WorkerPool wp(3, {}, rig.target());
   Gate gate;

@@ -122,7 +122,7 @@ TEST_CASE("workload: arrival kinds put the expected number of tasks in a phase")
   CHECK(clients.clients[0].seed != clients.clients[1].seed);
 }
 
-TEST_CASE("workload: the same seed gives the same tasks at the same times; another seed does not") {
+TEST_CASE("workload: the same seed gives the same tasks at the same times, another seed does not") {
   Scenario s = scenario_with({{"kind", "poisson"}, {"rate", 100}});
   Workload a = generate(s), b = generate(s);
   REQUIRE(a.arrivals.size() == b.arrivals.size());
