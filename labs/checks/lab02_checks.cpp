@@ -55,7 +55,7 @@ LAB_CHECK("[lab02]", "02.1 the pool grows to MaxWorkersCount and then refuses",
   SubmitResult r = rig.pool->submit([] {});
   CHECK(r.fate == Fate::refused);
   rig.settle();
-  CHECK(rig.pool->state() == Counters{3, 3, 0, 0});
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{3, 3, 0, 0}));
 }
 
 LAB_CHECK("[lab02][starter-fails]", "02.2 the most recently released worker serves the next task (LIFO)",
@@ -84,7 +84,7 @@ LAB_CHECK("[lab02][starter-fails]", "02.3 a cleaner pass stops the workers idle 
   CHECK(second.arg2 == 3);
   REQUIRE(lab::expect_count(rig.log, is_kind(EventKind::worker_exited), 3));
   rig.settle();
-  CHECK(rig.pool->state() == Counters{});
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{}));
   rig.log.sync();
   CHECK(rig.log.count([](const Event& e) {
     return e.kind == EventKind::worker_reaped && label_code(e.rule) == "cleaner-pass" && e.arg == 2'000'000'000;

@@ -31,7 +31,7 @@ void burst_then_idle(Rig& rig, ScopedGate& gate) {
   gate.open();
   for (int i = 0; i < 4; ++i) await_event(rig.log, is_kind(EventKind::worker_idle), "a worker went idle");
   rig.settle();
-  REQUIRE(rig.pool->state() == Counters{4, 0, 0, 0});
+  REQUIRE(lab::show(rig.pool->state()) == lab::show(Counters{4, 0, 0, 0}));
 }
 
 int count_rule(Rig& rig, EventKind kind, std::string_view code) {
@@ -51,7 +51,7 @@ LAB_CHECK("[lab03]", "03.1 a burst grows the pool past coreSize up to maxSize",
   SubmitResult r = rig.pool->submit([] {});
   CHECK(r.fate == Fate::refused);
   rig.settle();
-  CHECK(rig.pool->state() == Counters{4, 4, 0, 0});
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{4, 4, 0, 0}));
 }
 
 LAB_CHECK("[lab03][starter-fails]", "03.2 workers beyond coreSize exit after keepAliveTime idle and core workers stay",
@@ -69,7 +69,7 @@ LAB_CHECK("[lab03][starter-fails]", "03.2 workers beyond coreSize exit after kee
   await_condition([&] { return rig.clock.waiters() == 0; }, "core workers wait untimed");
   rig.clock.advance(std::chrono::seconds(10));
   rig.settle();
-  CHECK(rig.pool->state() == Counters{2, 0, 0, 0});
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{2, 0, 0, 0}));
   CHECK(count_rule(rig, EventKind::worker_reaped, "keep-alive") == 2);
   rig.log.sync();
   for (const Event& e : rig.log.events())
@@ -87,7 +87,7 @@ LAB_CHECK("[lab03][starter-fails]",
   rig.clock.advance(std::chrono::seconds(1));
   for (int i = 0; i < 4; ++i) REQUIRE(lab::expect_event(rig.log, is_kind(EventKind::worker_exited)));
   rig.settle();
-  CHECK(rig.pool->state() == Counters{});
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{}));
   CHECK(count_rule(rig, EventKind::worker_reaped, "keep-alive") == 2);
   CHECK(count_rule(rig, EventKind::worker_reaped, "core-time-out") == 2);
   std::atomic<bool> ran{false};

@@ -66,6 +66,10 @@ struct ScopedGate : test::Gate {
   ~ScopedGate() { open(); }
 };
 
+// Counters as a student reads them in a failed check: "workers 3, busy 1,
+// queued 0, blocked 0".
+std::string show(const Counters& c);
+
 // The label code of a refusal or event rule ("" for none).
 inline std::string code(Label l) { return std::string(label_code(l)); }
 

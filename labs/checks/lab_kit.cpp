@@ -40,6 +40,11 @@ std::string pool_under_test(std::string_view lab, std::string_view solution) {
   return found;
 }
 
+std::string show(const Counters& c) {
+  return "workers " + std::to_string(c.workers) + ", busy " + std::to_string(c.busy) + ", queued " +
+         std::to_string(c.queued) + ", blocked " + std::to_string(c.blocked);
+}
+
 bool expect_event(TraceLog& log, const TraceLog::Pred& pred) { return log.wait_for(pred, kExpectLimit).has_value(); }
 
 bool expect_count(TraceLog& log, const TraceLog::Pred& pred, std::size_t n) {
