@@ -139,7 +139,8 @@ void WorkerPool::Stop() {
 void WorkerPool::join() {
   std::lock_guard one(joining_);
   cleaner_.join();
-  // After Stop no worker starts, so all_ holds still; a worker that ends
+  // After Stop the adapter serves nothing (fasthttp's Serve would still start
+  // workers), so all_ holds still; a worker that ends
   // touches only finished_ (under the lock) after it left all_ be.
   for (WorkerChan& ch : all_) ch.thread.join();
   std::lock_guard lock(lock_);
