@@ -3,6 +3,7 @@
 // per registry name. Pools run on a manual clock that is never advanced, so
 // no timed behaviour (reaping, keep-alive) fires behind the test's back.
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -18,7 +19,16 @@ using test::Gate;
 
 namespace {
 
-std::vector<std::string> designs() { return Registry::global().names(); }
+// Every registered design; $POOLSCOPE_DESIGNS (comma-separated names) narrows
+// the run, e.g. to the one pool `scripts/lab NN --pool NAME` grades.
+std::vector<std::string> designs() {
+  std::vector<std::string> names = Registry::global().names();
+  const char* only = std::getenv("POOLSCOPE_DESIGNS");
+  if (!only || !*only) return names;
+  std::string list = std::string(",") + only + ",";
+  std::erase_if(names, [&](const std::string& n) { return list.find("," + n + ",") == std::string::npos; });
+  return names;
+}
 
 struct Rig {
   ManualClock clock;

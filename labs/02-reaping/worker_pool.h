@@ -1,0 +1,62 @@
+// Lab 02, starter: lab 01's fixed threads made elastic, the way fasthttp's
+// workerPool (workerpool.go) does it. No queue: Serve hands the task to a
+// ready worker, or starts a new worker below MaxWorkersCount, or refuses.
+// Two things are left for you:
+//   step 2: `ready` is used as a FIFO queue; fasthttp uses it as a LIFO stack;
+//   step 3: the cleaner wakes every MaxIdleWorkerDuration but clean() stops
+//           nobody yet.
+// Read docs/labs/02-reaping.md, then `scripts/lab 02`.
+#pragma once
+
+#include <list>
+#include <mutex>
+#include <vector>
+
+#include "labs/02-reaping/worker_chan.h"
+#include "pools/core/pool_trace.h"
+
+namespace poolscope::lab02 {
+
+class WorkerPool {
+ public:
+  WorkerPool(int maxWorkersCount, Nanos maxIdleWorkerDuration, const TraceTarget& target = {});
+  ~WorkerPool();  // Stop(), then join()
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  void Start();  // starts the cleaner; its first pass runs at once
+  // Idle workers get nil now; busy ones exit when they finish. Idempotent.
+  void Stop();
+  // Hands `task` to a ready or new worker; false if there is none (refused).
+  bool Serve(Task task);
+  void join();  // C++: waits for the cleaner and every worker thread
+
+  int workers_count() const;
+  int ready_count() const;
+  PoolTrace& trace() { return trace_; }
+  const PoolTrace& trace() const { return trace_; }
+
+ private:
+  WorkerChan* getCh(TaskId task);
+  bool release(WorkerChan* ch);
+  void clean();
+  void cleaner();                   // Start's goroutine: clean, sleep MaxIdleWorkerDuration, repeat
+  void workerFunc(WorkerChan* ch);  // the worker goroutine
+  void joinFinished();              // C++: joins the threads of workers that ended (lock held)
+
+  PoolTrace trace_;
+  const int maxWorkersCount_;
+  const Nanos maxIdleWorkerDuration_;
+  mutable std::mutex lock_;
+  int workersCount_ = 0;
+  bool mustStop_ = false;
+  std::vector<WorkerChan*> ready_;  // released workers, in release order
+  std::list<WorkerChan> all_;       // C++: owns every live worker's chan and thread
+  std::vector<WorkerChan*> finished_;
+  bool stopped_ = false;  // the cleaner's stopCh
+  CondVar stopCh_;
+  Thread cleaner_;
+  std::mutex joining_;
+};
+
+}  // namespace poolscope::lab02

@@ -1,0 +1,101 @@
+// Lab 03, starter: a copy of the `coremax` design (pools/coremax/), the
+// core/max goroutine pool of seed 001 ("实现一个 goroutine pool"), a Go
+// pool built on Java's ThreadPoolExecutor logic: core and max sizes, a
+// bounded task queue, a queue of idle workers, reject and panic handlers,
+// optional blocking of submitters (with a maximum), optional pre-allocation.
+//
+// Written as the seed describes it (its §6 structures, its §7 submit
+// algorithm), flaw included. The seed's closing section admits it: workers
+// get no idle time, so once created a worker lives until the pool closes,
+// and "core and max are nominal". Watch a burst grow the pool to maxSize and
+// the pool stay there. A course lab starts here: add keep-alive for the
+// workers beyond core, then a core time-out.
+//
+// One lock. The seed gives the idle-worker queue and the task queue locks of
+// their own; here the pool's lock guards both and each submit's decision, so
+// that a worker going idle ("no task queued") and a submitter queueing ("no
+// worker idle") cannot cross: with separate locks, a task can be left queued
+// while every worker sleeps (see Worker::getTask).
+#pragma once
+
+#include <atomic>
+#include <list>
+#include <mutex>
+
+#include "labs/03-keepalive/options.h"
+#include "labs/03-keepalive/task_queue.h"
+#include "labs/03-keepalive/worker.h"
+#include "labs/03-keepalive/workers.h"
+
+namespace poolscope::lab03 {
+
+class Pool {
+ public:
+  // Go: NewPool(core, max, cap, opts...). `cap` is the task queue's capacity.
+  Pool(int coreSize, int maxSize, int cap, Options opts = {}, const TraceTarget& target = {});
+  ~Pool();  // close(), then join()
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  // Hands `task` to an idle or new worker, or queues it, or rejects it (or,
+  // with isBlocking, waits for an idle worker). Returns nil (kNoLabel) or
+  // the error.
+  Error submit(Task task);
+  // Refuses new tasks from now on. Submitters blocked in submit get
+  // ErrPoolClosed, idle workers stop, busy workers stop once the task queue
+  // is empty: the queued tasks still run. (The seed does not say what Close
+  // does with queued tasks; close_now() drops them.)
+  void close();
+  // Drops the queued tasks (traced as dropped), then close(). Returns how many.
+  int close_now();
+  // C++: waits for every worker thread to end (after close()).
+  void join();
+
+  bool is_running() const { return status_.load() == kRunningStatus; }
+  bool is_closed() const { return status_.load() == kClosedStatus; }
+  int running_size() const { return runningSize_.load(); }  // workers alive
+  int max_size() const { return maxSize_; }
+  int core_size() const { return coreSize_; }
+  // C++ additions, for the Pool adapter's state().
+  int idle_size() const;
+  int queue_size() const;
+  int block_size() const;
+
+  PoolTrace& trace() { return trace_; }
+  const PoolTrace& trace() const { return trace_; }
+
+ private:
+  friend class Worker;
+  enum : int { kRunningStatus, kClosedStatus };
+  using IsFull = bool (Pool::*)() const;
+
+  bool isCoreFull() const { return runningSize_ >= coreSize_; }
+  bool isMaxFull() const { return runningSize_ >= maxSize_; }
+  void incrRunning(int i) { runningSize_ += i; }
+  void setStatus(int status) { status_ = status; }
+  Worker* newWorker(Label why);
+  bool getWorker(IsFull isFull, Job& task, Label why);
+  void addWorker(Worker* w);
+  bool enTaskQueue(Job& task);
+  Job deTaskQueue() { return taskQueue_.poll(); }
+  bool isNeedBlocking() const;
+  Error blockWait(std::unique_lock<std::mutex>& lock, Job& task);
+  Error handleReject(Job& task);
+  void handlePanic(std::exception_ptr panic);
+
+  const int maxSize_;
+  const int coreSize_;
+  std::atomic<int> runningSize_{0};
+  std::atomic<int> status_{kRunningStatus};
+  mutable std::mutex lock_;
+  CondVar cond_;     // blocked submitters wait here for a worker to go idle
+  Workers workers_;  // idle workers
+  TaskQueue taskQueue_;
+  int blockSize_ = 0;  // submitters waiting in blockWait
+  const Options opts_;
+  PoolTrace trace_;
+  std::list<Worker> all_;  // C++: every worker, so join() can join its thread
+  std::mutex joining_;
+};
+
+}  // namespace poolscope::lab03

@@ -1,0 +1,111 @@
+// Lab 03 checks: seed 001's core/max pool given Java's keep-alive. Parameters
+// every lab 03 pool takes: coremax's (coreSize, maxSize, taskQueueCap...) plus
+// `keepAliveTime` and `allowCoreThreadTimeOut`.
+#include <atomic>
+
+#include "labs/checks/lab_check.h"
+
+using namespace poolscope;
+using lab::Rig;
+using lab::ScopedGate;
+using test::await_condition;
+using test::await_event;
+
+namespace {
+
+std::string pool03() { return lab::pool_under_test("03", "lab03-keepalive"); }
+
+json config(bool core_timeout) {
+  return {{"coreSize", 2},
+          {"maxSize", 4},
+          {"taskQueueCap", 0},
+          {"keepAliveTime", "1s"},
+          {"allowCoreThreadTimeOut", core_timeout}};
+}
+
+// Grows the pool to maxSize (4) with gated tasks, then lets them all end, so
+// four workers sit idle.
+void burst_then_idle(Rig& rig, ScopedGate& gate) {
+  for (int i = 0; i < 4; ++i) REQUIRE(rig.pool->submit(gate.task()).accepted());
+  gate.await_arrivals(4);
+  gate.open();
+  for (int i = 0; i < 4; ++i) await_event(rig.log, is_kind(EventKind::worker_idle), "a worker went idle");
+  rig.settle();
+  REQUIRE(lab::show(rig.pool->state()) == lab::show(Counters{4, 0, 0, 0}));
+}
+
+int count_rule(Rig& rig, EventKind kind, std::string_view code) {
+  rig.log.sync();
+  return static_cast<int>(rig.log.count([&](const Event& e) { return e.kind == kind && label_code(e.rule) == code; }));
+}
+
+}  // namespace
+
+LAB_CHECK("[lab03]", "03.1 a burst grows the pool past coreSize up to maxSize",
+          "submit: an idle worker or a new one below coreSize, then the task queue, then a new worker below "
+          "maxSize, then reject (the seed's order; nothing to change here)") {
+  Rig rig(pool03(), config(false));
+  ScopedGate gate;
+  for (int i = 0; i < 4; ++i) REQUIRE(rig.pool->submit(gate.task()).accepted());
+  gate.await_arrivals(4);
+  SubmitResult r = rig.pool->submit([] {});
+  CHECK(r.fate == Fate::refused);
+  rig.settle();
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{4, 4, 0, 0}));
+}
+
+LAB_CHECK("[lab03][starter-fails]", "03.2 workers beyond coreSize exit after keepAliveTime idle and core workers stay",
+          "an idle worker beyond coreSize waits on its chan with a deadline (TaskChan + CondVar::wait_until on "
+          "the pool's clock, from the time it went idle); on time-out, under the pool's lock, it leaves the idle "
+          "queue and exits (trace.reaped with the keep-alive rule, then trace.exited), unless the pool is down to "
+          "coreSize") {
+  Rig rig(pool03(), config(false));
+  ScopedGate gate;
+  burst_then_idle(rig, gate);
+  REQUIRE(rig.clock.await_waiters(4, lab::kExpectLimit));  // every idle worker waits with a deadline
+  rig.clock.advance(std::chrono::seconds(1));
+  for (int i = 0; i < 2; ++i) REQUIRE(lab::expect_event(rig.log, is_kind(EventKind::worker_exited)));
+  // The two left are core workers now: they wait without a deadline.
+  await_condition([&] { return rig.clock.waiters() == 0; }, "core workers wait untimed");
+  rig.clock.advance(std::chrono::seconds(10));
+  rig.settle();
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{2, 0, 0, 0}));
+  CHECK(count_rule(rig, EventKind::worker_reaped, "keep-alive") == 2);
+  rig.log.sync();
+  for (const Event& e : rig.log.events())
+    if (e.kind == EventKind::worker_reaped) CHECK(e.arg >= std::chrono::nanoseconds(std::chrono::seconds(1)).count());
+}
+
+LAB_CHECK("[lab03][starter-fails]",
+          "03.3 with allowCoreThreadTimeOut every idle worker expires and the pool grows again",
+          "with allowCoreThreadTimeOut every idle worker waits with a deadline, and a core worker that times out "
+          "exits too (its own rule, core-time-out); the next submit starts a new worker below coreSize") {
+  Rig rig(pool03(), config(true));
+  ScopedGate gate;
+  burst_then_idle(rig, gate);
+  REQUIRE(rig.clock.await_waiters(4, lab::kExpectLimit));
+  rig.clock.advance(std::chrono::seconds(1));
+  for (int i = 0; i < 4; ++i) REQUIRE(lab::expect_event(rig.log, is_kind(EventKind::worker_exited)));
+  rig.settle();
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{}));
+  CHECK(count_rule(rig, EventKind::worker_reaped, "keep-alive") == 2);
+  CHECK(count_rule(rig, EventKind::worker_reaped, "core-time-out") == 2);
+  std::atomic<bool> ran{false};
+  REQUIRE(rig.pool->submit([&] { ran = true; }).accepted());
+  await_condition([&] { return ran.load(); }, "a task runs on a new worker");
+}
+
+LAB_CHECK("[lab03]", "03.4 an idle worker that gets a task before its keepAliveTime lives on",
+          "the deadline counts from when the worker last went idle, and a worker a submitter took from the idle "
+          "queue must not exit") {
+  Rig rig(pool03(), config(false));
+  ScopedGate gate;
+  burst_then_idle(rig, gate);
+  rig.clock.advance(std::chrono::milliseconds(900));
+  // The FIFO idle queue hands this task to the worker idle longest.
+  std::atomic<bool> ran{false};
+  REQUIRE(rig.pool->submit([&] { ran = true; }).accepted());
+  await_condition([&] { return ran.load(); }, "the task ran");
+  rig.settle();
+  CHECK(rig.pool->state().workers == 4);
+}

@@ -1,0 +1,171 @@
+// Lab 04 checks: blocking vs refusing vs caller-runs. Parameters every lab 04
+// pool takes: `threads`, `max_queue`, `on_full` (refuse | block |
+// caller-runs) and `max_blocking_tasks`.
+#include <atomic>
+#include <optional>
+#include <thread>
+
+#include "labs/checks/lab_check.h"
+
+using namespace poolscope;
+using lab::Rig;
+using lab::ScopedGate;
+using test::await_condition;
+using test::await_event;
+
+namespace {
+
+std::string pool04() { return lab::pool_under_test("04", "lab04-overload"); }
+
+// One thread and no room beyond it: the second task finds the queue full.
+json config(const char* on_full, int max_blocking = 0) {
+  return {{"threads", 1}, {"max_queue", 0}, {"on_full", on_full}, {"max_blocking_tasks", max_blocking}};
+}
+
+// Occupies the one thread with a gated task.
+void fill(Rig& rig, ScopedGate& gate) {
+  await_event(rig.log, is_kind(EventKind::worker_idle), "the thread waits for work");
+  REQUIRE(rig.pool->submit(gate.task()).accepted());
+  gate.await_arrivals(1);
+}
+
+// Submits from a thread of its own and remembers the answer.
+struct Submitter {
+  explicit Submitter(Pool& pool, Task task)
+      : thread("submitter", [this, &pool, task = std::move(task)]() mutable {
+          result = pool.submit(std::move(task));
+          done = true;
+        }) {}
+  std::optional<SubmitResult> result;
+  std::atomic<bool> done{false};
+  Thread thread;  // last: it starts in the constructor
+};
+
+// Waits until the pool reports `n` blocked submitters, or `submitter` came
+// back (a pool that does not block): true if they blocked.
+bool blocked(Rig& rig, const Submitter& submitter, std::uint32_t n = 1) {
+  await_condition([&] { return submitter.done || rig.pool->state().blocked == n; }, "the submit blocks or returns");
+  return !submitter.done && rig.pool->state().blocked == n;
+}
+
+}  // namespace
+
+LAB_CHECK("[lab04]", "04.1 refuse: a full queue refuses at once as queue-overflow",
+          "the lab 01 behaviour, kept for on_full = refuse") {
+  Rig rig(pool04(), config("refuse"));
+  ScopedGate gate;
+  fill(rig, gate);
+  SubmitResult r = rig.pool->submit([] {});
+  CHECK(r.fate == Fate::refused);
+  CHECK(lab::code(r.reason) == "queue-overflow");
+}
+
+LAB_CHECK("[lab04][starter-fails]", "04.2 block: the submitter waits until a thread comes back for work",
+          "with on_full = block, task_post waits on a condition (trace.blocked / trace.unblocked around the "
+          "wait) and a thread coming back for work (the top of cycle()) wakes one waiting submitter") {
+  Rig rig(pool04(), config("block"));
+  ScopedGate gate;
+  fill(rig, gate);
+  std::atomic<bool> ran{false};
+  Submitter submitter(*rig.pool, [&] { ran = true; });
+  REQUIRE(blocked(rig, submitter));
+  gate.open();
+  submitter.thread.join();
+  CHECK(submitter.result->accepted());
+  await_condition([&] { return ran.load(); }, "the blocked submitter's task ran");
+  rig.settle();
+  CHECK(rig.pool->state().blocked == 0);
+}
+
+LAB_CHECK("[lab04][starter-fails]",
+          "04.3 block: past max_blocking_tasks waiting submitters the next is refused as pool-overload",
+          "ants' retrieveWorker: `MaxBlockingTasks != 0 && Waiting() >= MaxBlockingTasks` refuses with "
+          "ErrPoolOverload (kPoolOverload) instead of waiting") {
+  Rig rig(pool04(), config("block", 1));
+  ScopedGate gate;
+  fill(rig, gate);
+  Submitter first(*rig.pool, [] {});
+  REQUIRE(blocked(rig, first));
+  SubmitResult r = rig.pool->submit([] {});
+  CHECK(r.fate == Fate::refused);
+  CHECK(lab::code(r.reason) == "pool-overload");
+  gate.open();
+  first.thread.join();
+  CHECK(first.result->accepted());
+}
+
+LAB_CHECK("[lab04][starter-fails]", "04.4 block: shutdown wakes the blocked submitters with closed",
+          "close() sets a flag and wakes every waiting submitter (ants' Release broadcasts); a woken submitter "
+          "that finds the pool closed refuses its task with rules::pool_closed()") {
+  Rig rig(pool04(), config("block"));
+  ScopedGate gate;
+  fill(rig, gate);
+  std::atomic<bool> ran{false};
+  Submitter submitter(*rig.pool, [&] { ran = true; });
+  REQUIRE(blocked(rig, submitter));
+  Thread stopper("stopper", [&] { rig.pool->shutdown(ShutdownMode::graceful); });
+  await_condition([&] { return submitter.done.load(); }, "shutdown wakes the blocked submitter");
+  CHECK(submitter.result->fate == Fate::closed);
+  gate.open();
+  stopper.join();
+  CHECK_FALSE(ran);
+  CHECK(rig.pool->accounting().balanced());
+}
+
+LAB_CHECK("[lab04][starter-fails]", "04.5 caller-runs: a full pool runs the task in the submitting thread",
+          "with on_full = caller-runs, task_post runs the task itself, after unlocking: trace.handoff to worker 0, "
+          "then trace.run(0, task)") {
+  Rig rig(pool04(), config("caller-runs"));
+  ScopedGate gate;
+  fill(rig, gate);
+  std::thread::id ran_on;
+  SubmitResult r = rig.pool->submit([&] { ran_on = std::this_thread::get_id(); });
+  CHECK(r.accepted());
+  CHECK(ran_on == std::this_thread::get_id());
+  rig.log.sync();
+  CHECK(rig.log.count([](const Event& e) { return e.kind == EventKind::task_started && e.worker == 0; }) == 1);
+}
+
+LAB_CHECK("[lab04][starter-fails]",
+          "04.6 nested submit: under block a task that submits to its own full pool deadlocks",
+          "the parent holds the only thread and blocks waiting for room that only its own thread can make: "
+          "every thread busy, a submitter blocked, nothing moves. Only shutdown (which wakes blocked "
+          "submitters with closed) ends it") {
+  Rig rig(pool04(), config("block"));
+  await_event(rig.log, is_kind(EventKind::worker_idle), "the thread waits for work");
+  std::atomic<bool> child_ran{false};
+  std::optional<SubmitResult> child;
+  std::atomic<bool> parent_done{false};
+  REQUIRE(rig.pool
+              ->submit([&] {
+                child = rig.pool->submit([&] { child_ran = true; });
+                parent_done = true;
+              })
+              .accepted());
+  await_condition([&] { return parent_done || rig.pool->state().blocked == 1; },
+                  "the child's submit blocks or returns");
+  REQUIRE_FALSE(parent_done);
+  rig.settle();
+  CHECK(lab::show(rig.pool->state()) ==
+        lab::show(Counters{1, 1, 0, 1}));  // the deadlock: all busy, one blocked on itself
+  rig.pool->shutdown(ShutdownMode::now);
+  CHECK(parent_done);
+  CHECK(child->fate == Fate::closed);
+  CHECK_FALSE(child_ran);
+}
+
+LAB_CHECK("[lab04][starter-fails]", "04.7 nested submit: under caller-runs the same task finishes",
+          "caller-runs never waits: the child runs inline in the parent's thread, so a nested submit cannot "
+          "deadlock the pool") {
+  Rig rig(pool04(), config("caller-runs"));
+  await_event(rig.log, is_kind(EventKind::worker_idle), "the thread waits for work");
+  std::atomic<bool> child_ran{false}, parent_done{false};
+  REQUIRE(rig.pool
+              ->submit([&] {
+                rig.pool->submit([&] { child_ran = true; });
+                parent_done = true;
+              })
+              .accepted());
+  await_condition([&] { return parent_done.load(); }, "the parent task ends");
+  CHECK(child_ran);
+}

@@ -1,0 +1,82 @@
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "labs/checks/lab_check.h"
+
+namespace poolscope::lab {
+namespace {
+
+std::map<std::string, std::string, std::less<>>& hints() {
+  static std::map<std::string, std::string, std::less<>> h;
+  return h;
+}
+
+}  // namespace
+
+HintRegistrar::HintRegistrar(std::string_view name, std::string_view hint) {
+  hints().emplace(std::string(name), std::string(hint));
+}
+
+std::string_view hint_for(std::string_view check_name) {
+  auto it = hints().find(check_name);
+  return it == hints().end() ? std::string_view{} : std::string_view(it->second);
+}
+
+std::string pool_under_test(std::string_view lab, std::string_view solution) {
+  if (const char* env = std::getenv("POOLSCOPE_LAB_POOL"); env && *env) return env;
+  const Registry& r = Registry::global();
+  if (r.find(solution)) return std::string(solution);
+  std::string prefix = "lab" + std::string(lab) + "-", found;
+  for (const std::string& name : r.names()) {
+    if (name.starts_with(prefix)) {
+      if (!found.empty())
+        FAIL("several lab " << lab << " pools (" << found << ", " << name << "): name one with POOLSCOPE_LAB_POOL");
+      found = name;
+    }
+  }
+  if (found.empty()) FAIL("no lab " << lab << " pool in this binary: register one named " << prefix << "...");
+  return found;
+}
+
+std::string show(const Counters& c) {
+  return "workers " + std::to_string(c.workers) + ", busy " + std::to_string(c.busy) + ", queued " +
+         std::to_string(c.queued) + ", blocked " + std::to_string(c.blocked);
+}
+
+bool expect_event(TraceLog& log, const TraceLog::Pred& pred) { return log.wait_for(pred, kExpectLimit).has_value(); }
+
+bool expect_count(TraceLog& log, const TraceLog::Pred& pred, std::size_t n) {
+  auto deadline = std::chrono::steady_clock::now() + kExpectLimit;
+  while (log.count(pred) < n) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return log.count(pred) == n;
+}
+
+Rig::Rig(std::string d, json config) : design(std::move(d)) {
+  pool = Registry::global().create(design, config, {.clock = &clock, .stream = &stream, .name = design});
+}
+
+Rig::~Rig() {
+  if (pool) pool->shutdown(ShutdownMode::now);
+}
+
+bool Rig::says_closed() {
+  SubmitResult r = pool->submit([] {});
+  probes_accepted += r.accepted();
+  return r.fate == Fate::closed;
+}
+
+void Rig::settle() {
+  test::await_condition(
+      [&] {
+        log.sync();
+        return pool->state() == log.last_counters(id());
+      },
+      "state() agrees with the trace");
+}
+
+}  // namespace poolscope::lab

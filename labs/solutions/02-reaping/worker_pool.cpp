@@ -1,0 +1,168 @@
+#include "labs/solutions/02-reaping/worker_pool.h"
+
+#include "labs/solutions/02-reaping/rules.h"
+
+namespace poolscope::lab02::solution {
+
+WorkerPool::WorkerPool(int maxWorkersCount, Nanos maxIdleWorkerDuration, const TraceTarget& target)
+    : trace_(target, "lab02-reaping"),
+      maxWorkersCount_(maxWorkersCount),
+      maxIdleWorkerDuration_(maxIdleWorkerDuration) {}
+
+WorkerPool::~WorkerPool() {
+  Stop();
+  join();
+}
+
+void WorkerPool::Start() {
+  cleaner_ = Thread("lab02-cleaner", [this] { cleaner(); });
+}
+
+void WorkerPool::cleaner() {
+  Clock& clock = trace_.clock();
+  std::unique_lock lock(lock_);
+  while (!stopped_) {
+    Time next = clock.now() + maxIdleWorkerDuration_;  // read before the pass is traced
+    lock.unlock();
+    clean();
+    lock.lock();
+    stopCh_.wait_until(lock, clock, next, [&] { return stopped_; });
+  }
+}
+
+bool WorkerPool::Serve(Task fn) {
+  Job task{trace_.submitted(), std::move(fn)};
+  WorkerChan* ch = getCh(task.id);
+  if (!ch) {
+    trace_.refused(task.id, kConcurrencyLimit);
+    return false;
+  }
+  ch->send(std::move(task));
+  return true;
+}
+
+WorkerChan* WorkerPool::getCh(TaskId task) {
+  std::lock_guard lock(lock_);
+  if (!ready_.empty()) {
+    WorkerChan* ch = ready_.back();  // LIFO: the most recently released
+    ready_.pop_back();
+    trace_.handoff(task, ch->id, kReadyStack);
+    return ch;
+  }
+  if (workersCount_ >= maxWorkersCount_) return nullptr;
+  // fasthttp starts the goroutine after unlocking; the thread is started
+  // under the lock here so that Stop and join see every worker.
+  joinFinished();
+  WorkerChan& ch = all_.emplace_back(trace_.new_worker_id());
+  ch.thread = Thread("lab02-" + std::to_string(ch.id), [this, c = &ch] { workerFunc(c); });
+  workersCount_++;
+  trace_.spawned(ch.id, kNewWorker);
+  trace_.handoff(task, ch.id, kNewWorker);
+  return &ch;
+}
+
+void WorkerPool::workerFunc(WorkerChan* ch) {
+  Label why = kStop;
+  for (;;) {
+    Job task = ch->receive();
+    if (!task) {  // nil: the cleaner or Stop
+      why = ch->stopped_by;
+      break;
+    }
+    trace_.run(ch->id, task);  // fasthttp lets a panic crash the process; a C++ exception is counted
+    if (!release(ch)) break;   // mustStop
+  }
+  std::lock_guard lock(lock_);
+  workersCount_--;
+  trace_.exited(ch->id, why);
+  finished_.push_back(ch);
+}
+
+bool WorkerPool::release(WorkerChan* ch) {
+  ch->lastUseTime = trace_.clock().now();  // before the lock, as fasthttp does
+  std::lock_guard lock(lock_);
+  if (mustStop_) return false;
+  ready_.push_back(ch);
+  trace_.idle(ch->id, kReadyStack);
+  return true;
+}
+
+// `ready` is sorted by lastUseTime (LIFO pushes the newest on top), so the
+// workers idle longer than MaxIdleWorkerDuration are a prefix of it: find its
+// end with a binary search, cut it out under the lock, and send each nil
+// outside the lock.
+void WorkerPool::clean() {
+  Time now = trace_.clock().now();
+  Time criticalTime = now - maxIdleWorkerDuration_;
+  std::vector<WorkerChan*> scratch;
+  std::int64_t lookedAt = 0;
+  {
+    std::lock_guard lock(lock_);
+    const auto n = static_cast<std::ptrdiff_t>(ready_.size());
+    lookedAt = n;
+    std::ptrdiff_t l = 0, r = n - 1, i = -1;  // i: the last index with lastUseTime < criticalTime
+    while (l <= r) {
+      std::ptrdiff_t mid = l + (r - l) / 2;
+      if (ready_[static_cast<std::size_t>(mid)]->lastUseTime < criticalTime) {
+        i = mid;
+        l = mid + 1;
+      } else {
+        r = mid - 1;
+      }
+    }
+    if (i >= 0) {
+      scratch.assign(ready_.begin(), ready_.begin() + i + 1);
+      ready_.erase(ready_.begin(), ready_.begin() + i + 1);
+      for (WorkerChan* ch : scratch) {
+        ch->stopped_by = kCleanerPass;
+        trace_.reaped(ch->id, kCleanerPass, now - ch->lastUseTime);
+      }
+    }
+  }
+  trace_.cleaner_pass(kCleanerPass, lookedAt, static_cast<std::int32_t>(scratch.size()));
+  for (WorkerChan* ch : scratch) ch->send({});
+}
+
+void WorkerPool::Stop() {
+  std::lock_guard lock(lock_);
+  if (stopped_) return;
+  stopped_ = true;
+  stopCh_.notify_all();
+  for (WorkerChan* ch : ready_) {
+    ch->stopped_by = kStop;
+    ch->send({});
+  }
+  ready_.clear();
+  mustStop_ = true;
+}
+
+void WorkerPool::join() {
+  std::lock_guard one(joining_);
+  cleaner_.join();
+  // After Stop the adapter serves nothing (fasthttp's Serve would still start
+  // workers), so all_ holds still; a worker that ends
+  // touches only finished_ (under the lock) after it left all_ be.
+  for (WorkerChan& ch : all_) ch.thread.join();
+  std::lock_guard lock(lock_);
+  finished_.clear();
+}
+
+void WorkerPool::joinFinished() {
+  for (WorkerChan* ch : finished_) {
+    ch->thread.join();
+    all_.remove_if([ch](const WorkerChan& c) { return &c == ch; });
+  }
+  finished_.clear();
+}
+
+int WorkerPool::workers_count() const {
+  std::lock_guard lock(lock_);
+  return workersCount_;
+}
+
+int WorkerPool::ready_count() const {
+  std::lock_guard lock(lock_);
+  return static_cast<int>(ready_.size());
+}
+
+}  // namespace poolscope::lab02::solution

@@ -1,0 +1,180 @@
+#include "labs/solutions/03-keepalive/pool.h"
+
+#include <system_error>
+
+namespace poolscope::lab03::solution {
+
+Pool::Pool(int coreSize, int maxSize, int cap, Options opts, const TraceTarget& target)
+    : maxSize_(maxSize),
+      coreSize_(coreSize),
+      workers_(maxSize),
+      taskQueue_(cap),
+      opts_(std::move(opts)),
+      trace_(target, "lab03-keepalive") {
+  if (opts_.isPreAllocation) {
+    std::lock_guard lock(lock_);
+    for (int i = 0; i < opts_.allocationNum; ++i)
+      if (Worker* w = newWorker(kPreAllocation)) addWorker(w);
+  }
+}
+
+Pool::~Pool() {
+  close();
+  join();
+}
+
+// The seed's §7: closed? Then an idle worker, or a new one below coreSize.
+// Then the task queue. Then an idle worker again, or a new one below
+// maxSize. Then block (isBlocking) or reject.
+Error Pool::submit(Task fn) {
+  Job task{trace_.submitted(), std::move(fn)};
+  std::unique_lock lock(lock_);
+  if (is_closed()) {
+    trace_.refused(task.id, ErrPoolClosed);
+    return ErrPoolClosed;
+  }
+  if (getWorker(&Pool::isCoreFull, task, kBelowCore)) return kNoLabel;
+  if (enTaskQueue(task)) return kNoLabel;
+  // Under the one lock nothing has changed since the first look, so this
+  // second look at the idle workers finds none; it is the seed's step, kept.
+  if (getWorker(&Pool::isMaxFull, task, kTaskQueueFull)) return kNoLabel;
+  if (isNeedBlocking()) return blockWait(lock, task);
+  return handleReject(task);
+}
+
+// An idle worker for `task`; failing that, a new worker unless isFull().
+// Gives it the task and returns true, or returns false.
+bool Pool::getWorker(IsFull isFull, Job& task, Label why) {
+  Label how = kWorkersQueue;
+  Worker* w = workers_.poll();
+  if (!w && !(this->*isFull)()) {
+    w = newWorker(why);
+    how = kNewWorker;
+  }
+  if (!w) return false;
+  trace_.handoff(task.id, w->id, how);
+  w->task.send(std::move(task));
+  return true;
+}
+
+// Starts a worker (with the lock held); nullptr if the OS refuses a thread.
+Worker* Pool::newWorker(Label why) {
+  joinExited();
+  Worker& w = all_.emplace_back(*this, trace_.new_worker_id());
+  try {
+    w.run();
+  } catch (const std::system_error&) {
+    all_.pop_back();
+    return nullptr;
+  }
+  incrRunning(1);
+  trace_.spawned(w.id, why);
+  return &w;
+}
+
+// C++: joins the threads of workers that timed out (with the lock held; they
+// need it no more), so all_ holds only live workers.
+void Pool::joinExited() {
+  for (Worker* w : exited_) {
+    w->thread_.join();
+    all_.remove_if([w](const Worker& x) { return &x == w; });
+  }
+  exited_.clear();
+}
+
+// An idle worker goes back into `workers`, and wakes a blocked submitter.
+void Pool::addWorker(Worker* w) {
+  if (is_closed() || w->status == Worker::kStopped) return;
+  workers_.put(w);
+  trace_.idle(w->id, kWorkersQueue);
+  cond_.notify_one();
+}
+
+bool Pool::enTaskQueue(Job& task) {
+  if (is_closed() || !taskQueue_.add(task)) return false;
+  trace_.queued(task.id, kTaskQueue, taskQueue_.len());
+  return true;
+}
+
+bool Pool::isNeedBlocking() const {
+  return opts_.isBlocking && (opts_.blockMaxNum <= 0 || blockSize_ < opts_.blockMaxNum);
+}
+
+// Waits on the pool's cond for a worker to go idle, then gives it the task.
+Error Pool::blockWait(std::unique_lock<std::mutex>& lock, Job& task) {
+  blockSize_++;
+  trace_.blocked(task.id);
+  Worker* w = nullptr;
+  while (is_running() && !(w = workers_.poll())) cond_.wait(lock);
+  blockSize_--;
+  trace_.unblocked(task.id);
+  if (!w) {
+    trace_.refused(task.id, ErrPoolClosed);
+    return ErrPoolClosed;
+  }
+  trace_.handoff(task.id, w->id, kWorkersQueue);
+  w->task.send(std::move(task));
+  return kNoLabel;
+}
+
+Error Pool::handleReject(Job& task) {
+  Error err = opts_.rejectHandler ? opts_.rejectHandler(task.fn) : ErrPoolFull;
+  if (err == kNoLabel) err = ErrPoolFull;
+  trace_.refused(task.id, err);
+  return err;
+}
+
+void Pool::handlePanic(std::exception_ptr panic) {
+  if (opts_.panicHandler) opts_.panicHandler(panic);
+}
+
+void Pool::close() {
+  std::lock_guard lock(lock_);
+  if (is_closed()) return;
+  setStatus(kClosedStatus);
+  trace_.state(kClose);
+  cond_.notify_all();  // blocked submitters: ErrPoolClosed
+  for (Worker* w : workers_.reset()) {
+    w->status = Worker::kStopped;
+    w->task.send({});  // nil: stop
+  }
+}
+
+int Pool::close_now() {
+  int dropped = 0;
+  {
+    std::lock_guard lock(lock_);
+    trace_.state(kCloseNow);
+    while (Job t = deTaskQueue()) {
+      trace_.dropped(t.id, kCloseNow);
+      ++dropped;
+    }
+  }
+  close();
+  return dropped;
+}
+
+void Pool::join() {
+  std::lock_guard one(joining_);  // a thread is joined once
+  // After close() no worker is added, so all_ holds still.
+  for (Worker& w : all_) w.thread_.join();
+  std::lock_guard lock(lock_);
+  exited_.clear();
+}
+
+int Pool::idle_size() const {
+  std::lock_guard lock(lock_);
+  return workers_.len();
+}
+
+int Pool::queue_size() const {
+  std::lock_guard lock(lock_);
+  return taskQueue_.len();
+}
+
+int Pool::block_size() const {
+  std::lock_guard lock(lock_);
+  return blockSize_;
+}
+
+}  // namespace poolscope::lab03::solution

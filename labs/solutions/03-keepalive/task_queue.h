@@ -1,0 +1,43 @@
+// taskQueue (seed 001, §6): a bounded circular queue of tasks, entered at
+// the tail and left at the head. The seed gives it a lock of its own; here
+// the pool's lock guards it (see pool.h).
+#pragma once
+
+#include <vector>
+
+#include "pools/core/task.h"
+
+namespace poolscope::lab03::solution {
+
+class TaskQueue {
+ public:
+  explicit TaskQueue(int cap) : tasks_(static_cast<std::size_t>(cap)) {}
+
+  // False if full.
+  bool add(Job& task) {
+    if (len_ == cap()) return false;
+    tasks_[tail_] = std::move(task);
+    tail_ = (tail_ + 1) % cap();
+    len_++;
+    return true;
+  }
+  // The oldest task, or nil if empty.
+  Job poll() {
+    if (len_ == 0) return {};
+    Job task = std::move(tasks_[head_]);
+    head_ = (head_ + 1) % cap();
+    len_--;
+    return task;
+  }
+  int len() const { return static_cast<int>(len_); }
+
+ private:
+  std::size_t cap() const { return tasks_.size(); }
+
+  std::vector<Job> tasks_;
+  std::size_t head_ = 0;
+  std::size_t tail_ = 0;
+  std::size_t len_ = 0;
+};
+
+}  // namespace poolscope::lab03::solution

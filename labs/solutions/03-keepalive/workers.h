@@ -1,0 +1,59 @@
+// workers (seed 001, §6): the queue of idle workers. A worker puts itself at
+// the tail when it finds no task; Submit polls the head, so the worker idle
+// longest gets the next task (fasthttp's ready stack does the opposite). The
+// seed gives it a lock and producer/consumer conditions for blocking Put and
+// Take; the pool's lock guards it here, and nothing blocks on it: it holds
+// at most maxSize workers, so Put never waits, and blocked submitters wait
+// on the pool's cond instead.
+#pragma once
+
+#include <vector>
+
+namespace poolscope::lab03::solution {
+
+class Worker;
+
+class Workers {
+ public:
+  explicit Workers(int cap) : workers_(static_cast<std::size_t>(cap)) {}
+
+  void put(Worker* w) {
+    workers_[(head_ + len_) % cap()] = w;
+    len_++;
+  }
+  // The worker idle longest, or nullptr.
+  Worker* poll() {
+    if (len_ == 0) return nullptr;
+    Worker* w = workers_[head_];
+    head_ = (head_ + 1) % cap();
+    len_--;
+    return w;
+  }
+  // Takes `w` out of the queue (lab 03: a worker whose keep-alive ran out).
+  // False if it is not there.
+  bool remove(Worker* w) {
+    for (std::size_t i = 0; i < len_; ++i) {
+      if (workers_[(head_ + i) % cap()] != w) continue;
+      for (std::size_t j = i; j + 1 < len_; ++j) workers_[(head_ + j) % cap()] = workers_[(head_ + j + 1) % cap()];
+      len_--;
+      return true;
+    }
+    return false;
+  }
+  // Empties the queue; returns who was in it.
+  std::vector<Worker*> reset() {
+    std::vector<Worker*> all;
+    while (Worker* w = poll()) all.push_back(w);
+    return all;
+  }
+  int len() const { return static_cast<int>(len_); }
+
+ private:
+  std::size_t cap() const { return workers_.size(); }
+
+  std::vector<Worker*> workers_;
+  std::size_t head_ = 0;
+  std::size_t len_ = 0;
+};
+
+}  // namespace poolscope::lab03::solution
