@@ -139,52 +139,53 @@ class ResultSax {
     throw ConfigError(event_path(field), "expected " + expected);
   }
 
-  static std::int64_t integer(const json& v, std::int64_t min, std::int64_t max, const std::string& path) {
-    if (!v.is_number_integer()) fail_at(path, "an integer", v);
-    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(max))
-      fail_at(path, "an integer at most " + std::to_string(max), v);
-    auto i = v.get<std::int64_t>();
-    if (i < min || i > max)
-      fail_at(path, "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]", v);
-    return i;
+  // An integer event field in [min, max]; the field's path is only built for an error.
+  std::int64_t integer(const json& v, std::int64_t min, std::int64_t max, std::string_view field) const {
+    bool ok =
+        v.is_number_integer() && !(v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(max));
+    if (ok) {
+      auto i = v.get<std::int64_t>();
+      if (i >= min && i <= max) return i;
+    }
+    fail_at(event_path(field), "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]", v);
   }
 
   bool event_field(const json& v) {
-    const std::string path = event_path(key_);
     if (key_ == "t") {
-      if (!v.is_number()) fail_at(path, "a time in seconds", v);
+      if (!v.is_number()) fail_at(event_path(key_), "a time in seconds", v);
       event_.time = std::llround(v.get<double>() * 1e9);
       seen_time_ = true;
     } else if (key_ == "kind") {
-      auto kind = v.is_string() ? parse_kind(v.get<std::string>()) : std::nullopt;
-      if (!kind) fail_at(path, "an event kind such as \"task_started\"", v);
+      auto kind = v.is_string() ? parse_kind(v.get_ref<const std::string&>()) : std::nullopt;
+      if (!kind) fail_at(event_path(key_), "an event kind such as \"task_started\"", v);
       event_.kind = *kind;
       seen_kind_ = true;
     } else if (key_ == "worker") {
-      event_.worker = static_cast<WorkerId>(integer(v, 0, std::numeric_limits<WorkerId>::max(), path));
+      event_.worker = static_cast<WorkerId>(integer(v, 0, std::numeric_limits<WorkerId>::max(), key_));
     } else if (key_ == "task") {
-      event_.task = static_cast<TaskId>(integer(v, 0, std::numeric_limits<std::int64_t>::max(), path));
+      event_.task = static_cast<TaskId>(integer(v, 0, std::numeric_limits<std::int64_t>::max(), key_));
     } else if (key_ == "arg") {
-      event_.arg = integer(v, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), path);
+      event_.arg = integer(v, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), key_);
     } else if (key_ == "arg2") {
       event_.arg2 = static_cast<std::int32_t>(
-          integer(v, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(), path));
+          integer(v, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(), key_));
     } else if (key_ == "rule") {
-      if (!v.is_string()) fail_at(path, "a rule code", v);
+      if (!v.is_string()) fail_at(event_path(key_), "a rule code", v);
       PoolEvents& p = pools[pool_];
       auto [it, fresh] = p.code_index.try_emplace(v.get<std::string>(), static_cast<Label>(p.codes.size() + 1));
       if (fresh) p.codes.push_back(it->first);
       event_.rule = it->second;
     } else {
-      throw ConfigError(path, "unknown event field (an event has t, kind, worker, task, rule, arg, arg2, counters)");
+      throw ConfigError(event_path(key_),
+                        "unknown event field (an event has t, kind, worker, task, rule, arg, arg2, counters)");
     }
     return true;
   }
 
   bool counter(const json& v) {
     if (counters_seen_ >= 4) fail("counters", "4 counters (workers, busy, queued, blocked)");
-    auto c = static_cast<std::uint32_t>(integer(v, 0, std::numeric_limits<std::uint32_t>::max(),
-                                                event_path("counters/" + std::to_string(counters_seen_))));
+    auto c = static_cast<std::uint32_t>(
+        integer(v, 0, std::numeric_limits<std::uint32_t>::max(), "counters/" + std::to_string(counters_seen_)));
     std::uint32_t* fields[] = {&event_.counters.workers, &event_.counters.busy, &event_.counters.queued,
                                &event_.counters.blocked};
     *fields[counters_seen_++] = c;
