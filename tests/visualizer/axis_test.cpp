@@ -47,7 +47,7 @@ TEST_CASE("axis: zoom stops at a microsecond and the view never starts before ti
   CHECK(axis.span() == Approx(4e9));
 }
 
-TEST_CASE("axis: follow-live drags the view along with new data; panning back stops it") {
+TEST_CASE("axis: follow-live drags the view along with new data, and panning back stops it") {
   TimeAxis axis;
   axis.set_view(0, 10e9);
   REQUIRE(axis.following());
@@ -108,10 +108,16 @@ TEST_CASE("axis: time ticks fall on a nice grid and say only the digits it needs
   CHECK(format_tick(5e5, 1e5) == "0.5ms");
   CHECK(format_tick(3e9, 1e9) == "3s");
   CHECK(format_tick(1500, 500) == "1.5µs");
-  CHECK(format_time(1.5e9) == "1.5000 s");
+  CHECK(format_time(1.5e9) == "1.500 s");
   CHECK(format_time(2.5e6) == "2.500 ms");
   CHECK(format_time(2500) == "2.5 µs");
   CHECK(format_time(40) == "40 ns");
+  CHECK(format_short(1.234e9) == "1.23 s");
+  CHECK(format_short(184.2e6) == "184 ms");
+  CHECK(format_short(27.94e6) == "27.9 ms");
+  CHECK(format_short(63.6e3) == "63.6 µs");
+  CHECK(format_short(950) == "950 ns");
+  CHECK(format_short(12.3e9) == "12.3 s");
 }
 
 TEST_CASE("axis: value ticks run from 0 to the top at least min_px apart") {

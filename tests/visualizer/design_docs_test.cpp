@@ -40,7 +40,7 @@ TEST_CASE("design docs: every registered design's page has the section the expla
 TEST_CASE("describe: events and rules in words") {
   CHECK(describe(EventKind::task_started, 3, 17, 0, 0) == "task 17 started on worker 3");
   CHECK(describe(EventKind::task_started, 0, 17, 0, 0) == "task 17 started on the submitting thread");
-  CHECK(describe(EventKind::worker_reaped, 7, 0, 1'020'000'000, 0) == "worker 7 reaped after 1.0200 s idle");
+  CHECK(describe(EventKind::worker_reaped, 7, 0, 1'020'000'000, 0) == "worker 7 reaped after 1.020 s idle");
   CHECK(describe(EventKind::cleaner_pass, 0, 0, 12, 3) == "cleaner pass: 3 of 12 workers reaped");
   Label l = intern_label("describe-test", "a rule, in words");
   CHECK(describe_rule(l) == "describe-test: a rule, in words");

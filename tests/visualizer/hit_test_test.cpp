@@ -80,6 +80,14 @@ TEST_CASE("hit test: task slices narrower than a pixel merge into one span") {
   CHECK(spans[0].x0 == 5);
   CHECK(spans[0].x1 == 7);
 
+  // Less than half a pixel apart: one span.
+  std::vector<Slice> close = {{0, 10}, {12, 20}, {40, 50}};
+  visible_spans<Slice>(close, 80, TimeMap{.t0 = 0, .t1 = 100, .x0 = 0, .x1 = 10}, spans);
+  REQUIRE(spans.size() == 2);
+  CHECK(spans[0].count == 2);
+  CHECK(spans[0].x1 == Approx(2.2f));  // the sub-pixel second slice is drawn a pixel wide
+  CHECK(spans[1].first == 2);
+
   CHECK(slice_at<Slice>(s, 80, 41) == 1u);
   CHECK_FALSE(slice_at<Slice>(s, 80, 50));
   CHECK(slice_at<Slice>(s, 80, 70) == 4u);

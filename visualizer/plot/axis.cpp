@@ -84,13 +84,23 @@ std::string format_time(double ns) {
   char buf[48];
   double a = std::fabs(ns);
   if (a >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.4f s", ns / 1e9);
+    std::snprintf(buf, sizeof buf, "%.3f s", ns / 1e9);
   else if (a >= 1e6)
     std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
   else if (a >= 1e3)
     std::snprintf(buf, sizeof buf, "%.1f µs", ns / 1e3);
   else
     std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+  return buf;
+}
+
+std::string format_short(double ns) {
+  const double a = std::fabs(ns);
+  const Unit u = a >= 1e9 ? Unit{1e9, "s"} : a >= 1e6 ? Unit{1e6, "ms"} : a >= 1e3 ? Unit{1e3, "µs"} : Unit{1, "ns"};
+  const double v = ns / u.ns;
+  const int decimals = u.ns == 1 || std::fabs(v) >= 99.95 ? 0 : std::fabs(v) >= 9.995 ? 1 : 2;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, v, u.name);
   return buf;
 }
 

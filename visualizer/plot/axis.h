@@ -82,8 +82,10 @@ std::vector<Tick> time_ticks(const TimeMap& map, double min_px);
 // Value ticks at least `min_px` apart on [0, vm.vmax].
 std::vector<Tick> value_ticks(const ValueMap& vm, double min_px);
 
-// A time as the ruler and tooltips write it: "1.234 s", "15.2 ms", "830 µs", "120 ns".
+// A time as tooltips write it: "1.234 s", "15.250 ms", "830.0 µs", "120 ns".
 std::string format_time(double ns);
+// A time to three significant digits, for tables: "1.23 s", "184 ms", "27.9 ms", "63.6 µs", "950 ns".
+std::string format_short(double ns);
 // A label for a tick at `t` on a grid of `step` ns: only the digits the step needs.
 std::string format_tick(double t, double step);
 

@@ -39,7 +39,7 @@ const Bucket* bucket_at(std::span<const Bucket> buckets, float x, float radius);
 // --- lanes
 
 // Slices [first, first + count) cover [x0, x1) px; count > 1 when they were
-// narrower than a pixel and merged.
+// merged (narrower than a pixel, or less than half a pixel apart).
 struct Span {
   float x0, x1;
   std::size_t first, count;
@@ -59,28 +59,38 @@ std::int64_t slice_end(const Slice& s, std::int64_t now) {
   return s.end < 0 || s.end > now ? now : s.end;
 }
 
-// The spans of the slices on screen up to `now`.
+// The spans of the slices on screen up to `now`. Slices narrower than a
+// pixel merge with the others starting in the same pixel column, and a gap
+// narrower than half a pixel (invisible anyway) does not split a span: the
+// rectangles drawn stay proportional to the pixels, not to the tasks.
 template <TimeSlice Slice>
 void visible_spans(std::span<const Slice> slices, std::int64_t now, const TimeMap& map, std::vector<Span>& out) {
   out.clear();
   auto begin = slices.begin();
   auto stop = std::partition_point(begin, slices.end(), [&](const Slice& s) { return s.start <= now; });
   auto it = std::partition_point(begin, stop, [&](const Slice& s) { return slice_end(s, now) < map.t0; });
-  while (it != stop && static_cast<double>(it->start) < map.t1) {
-    auto x0 = static_cast<float>(map.to_x(static_cast<double>(it->start)));
-    auto x1 = static_cast<float>(map.to_x(static_cast<double>(slice_end(*it, now))));
+  auto x_of = [&](std::int64_t t) { return static_cast<float>(map.to_x(static_cast<double>(t))); };
+  // Takes the slice at `it` (with, when it is narrower than a pixel, every
+  // other slice starting in its pixel column) and returns where it ends.
+  auto take = [&](float x0) {
+    float x1 = x_of(slice_end(*it, now));
     if (x1 - x0 >= 1) {
-      out.push_back({x0, x1, static_cast<std::size_t>(it - begin), 1});
       ++it;
-      continue;
+      return x1;
     }
-    // Narrower than a pixel: merge every slice starting in this pixel column.
     double column_end = map.to_t(std::floor(x0) + 1);
     auto next =
         std::partition_point(it, stop, [&](const Slice& s) { return static_cast<double>(s.start) < column_end; });
-    x1 = std::max(x0 + 1, static_cast<float>(map.to_x(static_cast<double>(slice_end(*(next - 1), now)))));
-    out.push_back({x0, x1, static_cast<std::size_t>(it - begin), static_cast<std::size_t>(next - it)});
     it = next;
+    return std::max(x0 + 1, x_of(slice_end(*(next - 1), now)));
+  };
+  while (it != stop && static_cast<double>(it->start) < map.t1) {
+    const auto first = it;
+    const float x0 = x_of(it->start);
+    float x1 = take(x0);
+    while (it != stop && static_cast<double>(it->start) < map.t1 && x_of(it->start) < x1 + 0.5f)
+      x1 = std::max(x1, take(x_of(it->start)));
+    out.push_back({x0, x1, static_cast<std::size_t>(first - begin), static_cast<std::size_t>(it - first)});
   }
 }
 

@@ -15,15 +15,20 @@ constexpr Rgba kOkabeItoPools[] = {
     {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {240, 228, 66}, {204, 121, 167}, {213, 94, 0}, {0, 114, 178},
 };
 
+constexpr Rgba kStandardMechanisms[] = {
+    {235, 64, 52}, {90, 200, 250}, {200, 100, 230}, {230, 230, 230}, {160, 230, 80}};
+constexpr Rgba kOkabeItoMechanisms[] = {{213, 94, 0}, {86, 180, 233}, {0, 158, 115}, {230, 159, 0}, {230, 230, 230}};
+
 const Palette kStandard{
     .name = "standard",
     .pools = kStandardPools,
     .idle = {120, 120, 130, 90},
     .reaped = {225, 60, 60},
     .threw = {255, 0, 200},
-    .refused = {255, 70, 70},
+    .refused = {255, 200, 60},
     .cursor = {255, 255, 255},
     .pool_event = {200, 200, 200},
+    .mechanisms = kStandardMechanisms,
 };
 
 const Palette kColourBlindSafe{
@@ -35,6 +40,7 @@ const Palette kColourBlindSafe{
     .refused = {240, 228, 66},
     .cursor = {255, 255, 255},
     .pool_event = {200, 200, 200},
+    .mechanisms = kOkabeItoMechanisms,
 };
 
 }  // namespace

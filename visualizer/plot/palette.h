@@ -19,15 +19,17 @@ struct Rgba {
 
 struct Palette {
   const char* name;
-  std::span<const Rgba> pools;  // series colours, by the pool's position in the run
-  Rgba idle;                    // a worker alive and waiting for a task (drawn under its pool's colour)
-  Rgba reaped;                  // a worker between being chosen for reaping and exiting; reap markers
-  Rgba threw;                   // a task that ended with an exception
-  Rgba refused;                 // refusals and drops
-  Rgba cursor;                  // the replay cursor
-  Rgba pool_event;              // cleaner passes, tunes, state changes
+  std::span<const Rgba> pools;       // series colours, by the pool's position in the run
+  Rgba idle;                         // a worker alive and waiting for a task (drawn under its pool's colour)
+  Rgba reaped;                       // a worker between being chosen for reaping and exiting; reap markers
+  Rgba threw;                        // a task that ended with an exception
+  Rgba refused;                      // refusals and drops
+  Rgba cursor;                       // the replay cursor
+  Rgba pool_event;                   // cleaner passes, tunes, state changes
+  std::span<const Rgba> mechanisms;  // reap markers, one colour per reaping rule (cleaner pass, purge tick ...)
 
   Rgba pool(std::size_t i) const { return pools[i % pools.size()]; }
+  Rgba mechanism(std::size_t i) const { return mechanisms[i % mechanisms.size()]; }
 };
 
 enum class PaletteKind { standard, colour_blind_safe };
