@@ -46,6 +46,11 @@ void LiveSession::set_param(std::size_t pool, const std::string& param, const js
   validate();
 }
 
+void LiveSession::set_seed(std::uint64_t seed) {
+  doc_["seed"] = seed;
+  validate();
+}
+
 void LiveSession::add_pool(const std::string& design) {
   // A name not yet used: the design's, then design-2, design-3 ...
   auto taken = [&](const std::string& name) {

@@ -33,6 +33,7 @@ class LiveSession {
   const std::string& error() const { return error_; }
   // Sets (or with null, resets to its default) a pool's parameter.
   void set_param(std::size_t pool, const std::string& param, const json& value);
+  void set_seed(std::uint64_t seed);
   void add_pool(const std::string& design);
   void remove_pool(std::size_t pool);
 

@@ -7,15 +7,15 @@ namespace poolscope::gui {
 std::string_view counter_name(Counter c) {
   switch (c) {
     case Counter::workers:
-      return "workers alive";
+      return "workers";
     case Counter::busy:
       return "busy";
     case Counter::idle:
       return "idle";
     case Counter::queued:
-      return "queued tasks";
+      return "queued";
     case Counter::blocked:
-      return "blocked submitters";
+      return "blocked";
   }
   return "?";
 }
@@ -23,15 +23,16 @@ std::string_view counter_name(Counter c) {
 std::string_view counter_help(Counter c) {
   switch (c) {
     case Counter::workers:
-      return "threads the pool has started and not yet ended (busy + idle)";
+      return "workers alive: threads the pool started and that have not ended (busy + idle)";
     case Counter::busy:
-      return "workers running a task";
+      return "busy workers: running a task";
     case Counter::idle:
-      return "workers alive and waiting for a task";
+      return "idle workers: alive and waiting for a task";
     case Counter::queued:
-      return "accepted tasks waiting for a worker";
+      return "queued tasks: accepted and waiting for a worker";
     case Counter::blocked:
-      return "submitters waiting inside submit (ants without Nonblocking, Java's CallerRuns ...)";
+      return "blocked submitters: waiting inside submit for room (ants without Nonblocking, a full Java queue with "
+             "CallerRuns ...)";
   }
   return "";
 }

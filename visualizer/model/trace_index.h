@@ -21,7 +21,7 @@ enum class Counter { workers, busy, idle, queued, blocked };
 inline constexpr int kCounterCount = 5;
 inline constexpr std::array<Counter, kCounterCount> kCounters = {Counter::workers, Counter::busy, Counter::idle,
                                                                  Counter::queued, Counter::blocked};
-std::string_view counter_name(Counter c);  // "workers alive", "busy", ...
+std::string_view counter_name(Counter c);  // "workers", "busy", ...
 std::string_view counter_help(Counter c);  // one line for the plot's tooltip
 std::uint32_t counter_value(const Counters& c, Counter which);
 
