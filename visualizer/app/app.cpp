@@ -82,6 +82,8 @@ App::App(const Options& options)
   ui_.presentation = options.presentation;
   ui_.palette_kind = options.colour_blind ? plot::PaletteKind::colour_blind_safe : plot::PaletteKind::standard;
   if (options.lane_height > 0) ui_.lane_height = options.lane_height;
+  ui_.show_help = options.show_help;
+  ui_.show_frame_times = options.show_frame_times;
   if (options.tab == "pools") ui_.tab_request = Tab::pools;
   if (options.tab == "scenario") ui_.tab_request = Tab::scenario;
 
@@ -120,10 +122,19 @@ void App::open(const std::filesystem::path& file) {
 void App::open_scenario(std::unique_ptr<LiveSession> session) {
   replay_.reset();
   live_ = std::move(session);
+  show_scenario();
+  ui_.say("scenario " + live_->file());
+}
+
+void App::show_scenario() {
   ui_.axis.set_follow(true);
   const double d = live_->scenario() ? static_cast<double>(live_->scenario()->duration().count()) : 10e9;
   ui_.axis.fit(0, d);
-  ui_.say("scenario " + live_->file());
+}
+
+void App::start_run() {
+  if (!live_->start()) return ui_.say(live_->error(), true);
+  show_scenario();
 }
 
 void App::open_replay(std::unique_ptr<Replay> replay) {
@@ -205,11 +216,20 @@ void App::frame() {
     replay_->advance(io.DeltaTime, ui_.replay_speed);
     replay_->sync_at_cursor(!ui_.scrubbing);
   }
-  auto body = [&](const Frame& f) { build(f); };
+  // A run that ends while the view follows it is shown whole.
+  const bool finished = live_ && live_->state() == LiveSession::State::finished;
+  auto body = [&](const Frame& f) {
+    if (finished && !was_finished_ && ui_.axis.following()) {
+      ui_.axis.fit(0, static_cast<double>(std::max(f.now, f.index.last_time())));
+      ui_.axis.set_follow(false);
+    }
+    build(f);
+  };
   if (live_)
     live_->with_frame(body);
   else
     replay_->with_frame(body);
+  was_finished_ = finished;
   window_.end_frame();
   const double built = thread_cpu_ms() - cpu0;
   window_.render();
@@ -301,7 +321,7 @@ bool App::headless_step() {
       bool ready = true;
       if (live_) {
         // Headless runs start once the window has drawn its first frame (fonts, shaders).
-        if (!live_->run()) live_->start();
+        if (!live_->run()) start_run();
         scenario::Run* run = live_->run();
         ready = run && (run->finished() || (options_.run_for && run->now().count() >= *options_.run_for));
         if (ready && !run->finished()) live_->pause();  // hold the picture still

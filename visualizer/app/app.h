@@ -34,7 +34,9 @@ struct Options {
   std::optional<std::pair<double, double>> view;  // the time range shown (ns)
   std::optional<std::pair<float, float>> hover;   // pretend the mouse is there (screenshots of tooltips)
   float lane_height = 0;
-  double timeout_s = 120;  // headless: give up after this much wall time
+  bool show_help = false;         // the ? overlay
+  bool show_frame_times = false;  // the frame-time overlay
+  double timeout_s = 120;         // headless: give up after this much wall time
 
   bool headless() const { return !screenshot.empty() || !save_result.empty() || bench_frames > 0; }
 };
@@ -60,6 +62,8 @@ class App {
   void open(const std::filesystem::path& file);
   void open_scenario(std::unique_ptr<LiveSession> session);
   void open_replay(std::unique_ptr<Replay> replay);
+  void show_scenario();  // the view: the scenario's whole timeline, following the run
+  void start_run();      // a new run of the scenario, shown from its start
   // Where exports go: poolscope-SCENARIO-DATE-TIME.suffix in the working directory.
   std::filesystem::path output_file(const char* suffix) const;
   void export_trace();
@@ -79,8 +83,9 @@ class App {
   std::vector<std::function<void()>> later_;
   std::optional<std::filesystem::path> screenshot_;  // written after this frame renders
 
-  float base_scale_;  // the display's content scale, or --ui-scale
-  float zoom_ = 1;    // Ctrl+/Ctrl-
+  float base_scale_;           // the display's content scale, or --ui-scale
+  float zoom_ = 1;             // Ctrl+/Ctrl-
+  bool was_finished_ = false;  // the live run had ended at the last frame
 
   // Headless progress: wait for the run (or not), let the picture settle,
   // benchmark, take the screenshot.

@@ -15,11 +15,12 @@ namespace poolscope::gui {
 
 namespace {
 
-void toggle_run(LiveSession& live, std::vector<std::function<void()>>& later) {
+// Space: start a run, or pause and resume it.
+void toggle_run(LiveSession& live, const std::function<void()>& start) {
   switch (live.state()) {
     case LiveSession::State::ready:
     case LiveSession::State::finished:
-      later.push_back([&live] { live.start(); });
+      start();
       break;
     case LiveSession::State::running:
       live.pause();
@@ -57,13 +58,13 @@ void App::shortcuts(Context& cx) {
     switch (s.action) {
       case Action::start_pause:
         if (live_)
-          toggle_run(*live_, later_);
+          toggle_run(*live_, [this] { later_.push_back([this] { start_run(); }); });
         else
           replay_->set_playing(!replay_->playing());
         break;
       case Action::restart:
         if (live_)
-          later_.push_back([this] { live_->start(); });
+          later_.push_back([this] { start_run(); });
         else
           replay_->seek(0);
         break;
@@ -211,11 +212,11 @@ void App::toolbar(Context& cx) {
     const char* start = state == LiveSession::State::ready      ? "Start"
                         : state == LiveSession::State::finished ? "Run again"
                                                                 : "Restart";
-    if (ImGui::Button(start)) later_.push_back([this] { live_->start(); });
+    if (ImGui::Button(start)) later_.push_back([this] { start_run(); });
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(state != LiveSession::State::running && state != LiveSession::State::paused);
-    if (ImGui::Button(state == LiveSession::State::paused ? "Resume" : "Pause")) toggle_run(*live_, later_);
+    if (ImGui::Button(state == LiveSession::State::paused ? "Resume" : "Pause")) toggle_run(*live_, [] {});
     ImGui::SameLine();
     if (ImGui::Button("Stop")) live_->stop();
     ImGui::EndDisabled();
@@ -280,7 +281,8 @@ void App::overlays(Context& cx) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   if (ui_.show_frame_times) {
     FrameStats s = times_.stats();
-    ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x - ui_.px(10), vp->WorkPos.y + ui_.px(36)}, 0, {1, 0});
+    ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x - ui_.px(24), vp->WorkPos.y + vp->WorkSize.y - ui_.px(10)},
+                            0, {1, 1});
     ImGui::SetNextWindowBgAlpha(0.8f);
     ImGui::Begin("frame times", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |

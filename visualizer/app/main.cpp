@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
   cli.add_option("--view", view, "the time range shown, FROM:TO (e.g. 1s:2.5s)");
   cli.add_option("--hover", hover, "pretend the mouse is at X,Y (for screenshots of tooltips)");
   cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
+  cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
+  cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
   cli.add_option("--timeout", o.timeout_s, "headless: give up after this many seconds of wall time (default 120)");
   try {
     cli.parse(argc, argv);

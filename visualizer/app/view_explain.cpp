@@ -150,7 +150,7 @@ void ExplainView::draw(Context& cx) {
     }
     wrapped(design->summary, wrap);
     if (const std::string& watch = what_to_watch(design->docs); !watch.empty())
-      if (ImGui::TreeNode("What to watch")) {
+      if (ImGui::TreeNodeEx("What to watch", ImGuiTreeNodeFlags_DefaultOpen)) {
         wrapped(watch, wrap - ImGui::GetTreeNodeToLabelSpacing());
         ImGui::TreePop();
       }

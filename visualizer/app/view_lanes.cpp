@@ -70,7 +70,6 @@ void LanesView::draw(Context& cx, float y, float height) {
   // Which workers get a row: those spawned by now (the replay cursor), and
   // with lanes_alive_only, alive somewhere in the view.
   rows_.resize(pools.size());
-  std::size_t shown = 0;
   for (std::size_t p = 0; p < pools.size(); ++p) {
     Rows& r = rows_[p];
     r.lanes.clear();
@@ -84,19 +83,31 @@ void LanesView::draw(Context& cx, float y, float height) {
         continue;
       r.lanes.push_back(&lane);
     }
-    if (!ui.lanes_collapsed.contains(p)) shown += r.lanes.size();
   }
-  // Rows shrink (down to 3 px) to fit the panel before it has to scroll.
-  const float room = height - static_cast<float>(pools.size()) * header_h - ui.px(8);
-  const float fit = shown > 0 ? std::floor(room / static_cast<float>(shown)) : ui.px(ui.lane_height);
-  const float row_h = std::clamp(fit, ui.px(3), std::max(ui.px(3), std::round(ui.px(ui.lane_height))));
+  // Rows shrink (down to 3 px) to fit the panel before it has to scroll. Each
+  // pool gets a fair share of the room, so one with thousands of workers
+  // (spawn) does not squeeze the one with eight: pools with the fewest rows
+  // take what they need first and leave the rest to the others.
+  std::vector<std::size_t> order;
+  for (std::size_t p = 0; p < pools.size(); ++p)
+    if (!ui.lanes_collapsed.contains(p)) order.push_back(p);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return rows_[a].lanes.size() < rows_[b].lanes.size(); });
+  float room = height - static_cast<float>(pools.size()) * header_h - ui.px(8);
+  const float tallest = std::max(ui.px(3), std::round(ui.px(ui.lane_height)));
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    Rows& r = rows_[order[k]];
+    const float share = room / static_cast<float>(order.size() - k);
+    const float fit = r.lanes.empty() ? tallest : std::floor(share / static_cast<float>(r.lanes.size()));
+    r.row_h = std::clamp(fit, ui.px(3), tallest);
+    room -= r.row_h * static_cast<float>(r.lanes.size());
+  }
 
   ImGui::SetCursorScreenPos({ImGui::GetCursorScreenPos().x, y});
   ImGui::BeginChild("lanes", {0, std::max(height, ui.px(60))}, false, ImGuiWindowFlags_NoScrollWithMouse);
   // The wheel scrolls the rows; with Ctrl it zooms, as it does everywhere else.
   ImGuiIO& io = ImGui::GetIO();
   const bool hovered = ImGui::IsWindowHovered();
-  if (hovered && io.MouseWheel != 0 && !io.KeyCtrl) ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseWheel * row_h * 5);
+  if (hovered && io.MouseWheel != 0 && !io.KeyCtrl) ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseWheel * ui.px(40));
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -139,6 +150,7 @@ void LanesView::draw(Context& cx, float y, float height) {
     cy += header_h;
     if (folded) continue;
 
+    const float row_h = rows.row_h;
     for (const metrics::WorkerLane* lane : rows.lanes) {
       const float top = cy, bottom = cy + row_h - (row_h >= ui.px(5) ? 1 : 0);
       cy += row_h;

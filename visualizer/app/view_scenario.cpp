@@ -8,20 +8,34 @@ namespace poolscope::gui {
 
 namespace {
 
+// A JSON value as a person would write it: strings without quotes, objects as
+// "key value" pairs ({"dist": "exponential", "mean": "30ms"} -> "exponential, mean 30ms").
+std::string plain(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_object()) return v.dump();
+  std::string out;
+  for (const auto& [key, value] : v.items()) {
+    if (!out.empty()) out += ", ";
+    out += key == "dist" || key == "kind" ? plain(value) : key + " " + plain(value);
+  }
+  return out;
+}
+
+// "poisson, rate 150" ...: the kind first, then what it takes.
 std::string arrival_text(const json& a) {
-  std::string kind = a.value("kind", "?");
-  std::string text = kind;
-  for (const char* key : {"rate", "count", "every", "from", "to", "clients", "think", "file"})
-    if (a.contains(key)) text += std::string(", ") + key + " " + a[key].dump();
+  std::string text = a.value("kind", "?");
+  for (const auto& [key, value] : a.items())
+    if (key != "kind") text += ", " + key + " " + plain(value);
   return text;
 }
 
 std::string task_text(const json& t) {
   if (!t.is_object()) return "";
-  std::string text = t.contains("duration") ? "duration " + t["duration"].dump() : "";
-  for (const char* key : {"kind", "throw_probability", "children"})
-    if (t.contains(key) && !(t[key].is_number() && t[key] == 0) && !(t[key].is_string() && t[key] == "sleep"))
-      text += std::string(", ") + key + " " + t[key].dump();
+  std::string text;
+  for (const auto& [key, value] : t.items()) {
+    if ((value.is_number() && value == 0) || (key == "kind" && value == "sleep")) continue;  // the defaults
+    text += (text.empty() ? "" : "; ") + key + " " + plain(value);
+  }
   return text;
 }
 

@@ -46,6 +46,7 @@ class LanesView {
   struct Rows {
     std::vector<const metrics::WorkerLane*> lanes;  // the rows shown
     std::size_t alive = 0, ever = 0;                // as of now
+    float row_h = 0;                                // px
   };
   std::vector<Rows> rows_;  // per pool
   std::vector<plot::Span> spans_;
