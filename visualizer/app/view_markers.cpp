@@ -133,13 +133,19 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     y += row_height;
   }
 
-  // The legend: glyphs, and the reaping mechanisms seen so far with their colours.
+  // The legend: glyphs, and the reaping mechanisms seen so far with their colours,
+  // on as many lines as it takes.
   float x = ui.time_x0;
-  const float ly = y + ImGui::GetTextLineHeight() * 0.5f + ui.px(1);
+  const float line = ImGui::GetTextLineHeight();
   auto item = [&](Glyph g, plot::Rgba c, const std::string& text) {
-    glyph(dl, g, {x + r, ly}, r, col(c));
+    const float width = 2.6f * r + ImGui::CalcTextSize(text.c_str()).x;
+    if (x + width > ui.time_x1 && x > ui.time_x0) {
+      x = ui.time_x0;
+      y += line;
+    }
+    glyph(dl, g, {x + r, y + line * 0.5f + ui.px(1)}, r, col(c));
     dl->AddText({x + 2.6f * r, y + ui.px(1)}, IM_COL32(180, 180, 190, 255), text.c_str());
-    x += 2.6f * r + ImGui::CalcTextSize(text.c_str()).x + ui.px(14);
+    x += width + ui.px(14);
   };
   item(Glyph::up, palette.pool(0), "spawned");
   for (const auto& [rule, slot] : ui.mechanisms)
@@ -148,8 +154,13 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
   item(Glyph::cross, palette.refused, "refused");
   item(Glyph::dot, palette.threw, "threw");
   item(Glyph::diamond, palette.refused, "dropped");
-  dl->AddLine({x, y + ui.px(2)}, {x, y + ImGui::GetTextLineHeight()}, col(palette.pool_event, 0.7f), ui.px(1));
-  dl->AddText({x + ui.px(5), y + ui.px(1)}, IM_COL32(180, 180, 190, 255), "cleaner pass, tune, state");
+  const char* ticks = "cleaner pass, tune, state";
+  if (x + ImGui::CalcTextSize(ticks).x + ui.px(5) > ui.time_x1) {
+    x = ui.time_x0;
+    y += line;
+  }
+  dl->AddLine({x, y + ui.px(2)}, {x, y + line}, col(palette.pool_event, 0.7f), ui.px(1));
+  dl->AddText({x + ui.px(5), y + ui.px(1)}, IM_COL32(180, 180, 190, 255), ticks);
   y += ImGui::GetTextLineHeightWithSpacing() + ui.px(4);
   return y - top;
 }
