@@ -53,6 +53,14 @@ TEST_CASE("trace index: markers go to their rows, counters to their plots") {
   CHECK_FALSE(fast.markers[static_cast<int>(MarkerRow::workers)].empty());
   CHECK_FALSE(fast.markers[static_cast<int>(MarkerRow::tasks)].empty());  // refusals and throws
 
+  // The reaping mechanisms, in the order they first fired: the reap glyphs' colours.
+  std::vector<Label> reaps;
+  for (const auto& mk : markers)
+    if (mk.kind == EventKind::worker_reaped && std::find(reaps.begin(), reaps.end(), mk.rule) == reaps.end())
+      reaps.push_back(mk.rule);
+  CHECK_FALSE(reaps.empty());
+  CHECK(fast.reap_rules == reaps);
+
   const auto& series = m.pool(0)->series();
   REQUIRE(fast.times.size() == series.size());
   for (std::size_t i = 0; i < series.size(); ++i) {

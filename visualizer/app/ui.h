@@ -8,7 +8,6 @@
 
 #include <array>
 #include <functional>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -45,8 +44,6 @@ struct Ui {
   float time_x0 = 0, time_x1 = 1;
   std::vector<plot::Tick> ticks;
   std::optional<float> hover_x;  // the mouse, when it is over the timeline
-  // Reaping rules get a colour each, in the order they are first seen.
-  std::map<Label, std::size_t> mechanisms;
 
   std::string status;  // the last message: what was saved, what failed
   bool status_error = false;
@@ -55,7 +52,6 @@ struct Ui {
   const plot::Palette& palette() const { return plot::palette(palette_kind); }
   plot::TimeMap map() const { return axis.map(time_x0, time_x1); }
   float px(float v) const { return v * scale; }
-  std::size_t mechanism(Label rule) { return mechanisms.try_emplace(rule, mechanisms.size()).first->second; }
   void say(std::string message, bool error = false) {
     status = std::move(message);
     status_error = error;

@@ -124,8 +124,8 @@ void CompareView::draw(Context& cx) {
   ImGui::TextUnformatted("");
   for (std::size_t p = 0; p < pools.size(); ++p) {
     ImGui::TableSetColumnIndex(static_cast<int>(p) + 1);
-    swatch(ui.palette().pool(p));
-    ImGui::TextUnformatted(pools[p].info().name.c_str());
+    // The pool's name in its colour: the key to every plot and lane.
+    ImGui::TextColored(col4(ui.palette().pool(p)), "%s", pools[p].info().name.c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (design %s)", pools[p].info().name.c_str(), pools[p].info().design.c_str());
   }

@@ -35,6 +35,7 @@ class MarkersView {
 
  private:
   std::vector<plot::Bucket> buckets_;
+  std::vector<Label> mechanisms_;  // the run's reaping rules: reap glyph colours, in this order
 };
 
 // One row per worker, per pool: alive (idle), running tasks, reaped.

@@ -100,9 +100,13 @@ void TraceIndex::sync(const metrics::RunMetrics& metrics, std::span<const Event>
     }
     const auto& markers = pm.markers();
     for (; ix.markers_seen < markers.size(); ++ix.markers_seen) {
-      auto row = static_cast<int>(marker_row(markers[ix.markers_seen].kind));
-      ix.marker_times[row].push_back(markers[ix.markers_seen].t);
+      const metrics::Marker& m = markers[ix.markers_seen];
+      auto row = static_cast<int>(marker_row(m.kind));
+      ix.marker_times[row].push_back(m.t);
       ix.markers[row].push_back(static_cast<std::uint32_t>(ix.markers_seen));
+      if (m.kind == EventKind::worker_reaped &&
+          std::find(ix.reap_rules.begin(), ix.reap_rules.end(), m.rule) == ix.reap_rules.end())
+        ix.reap_rules.push_back(m.rule);
     }
     last_time_ = std::max(last_time_, pm.last_time());
   }

@@ -36,6 +36,7 @@ struct PoolIndex {
   std::array<plot::MinMaxIndex, kCounterCount> values;
   std::array<std::vector<std::int64_t>, kMarkerRowCount> marker_times;
   std::array<std::vector<std::uint32_t>, kMarkerRowCount> markers;  // into PoolMetrics::markers()
+  std::vector<Label> reap_rules;          // the reaping mechanisms seen, in order of first appearance
   std::vector<std::int64_t> event_times;  // this pool's events, in order (times kept non-decreasing)
   std::vector<std::uint32_t> events;      // into the run's event list
   std::size_t series_seen = 0, markers_seen = 0;
