@@ -84,6 +84,7 @@ App::App(const Options& options)
   if (options.lane_height > 0) ui_.lane_height = options.lane_height;
   ui_.show_help = options.show_help;
   ui_.show_frame_times = options.show_frame_times;
+  ui_.side_panel = !options.no_side_panel;
   if (options.tab == "pools") ui_.tab_request = Tab::pools;
   if (options.tab == "scenario") ui_.tab_request = Tab::scenario;
 
@@ -275,31 +276,33 @@ void App::build(const Frame& f) {
 
   // The side panel | a splitter | the timeline.
   const float height = ImGui::GetContentRegionAvail().y;
-  const float left = std::clamp(ui_.px(ui_.left_width), ui_.px(200), ImGui::GetContentRegionAvail().x * 0.6f);
-  ImGui::BeginChild("side", {left, height}, true);
-  if (ImGui::BeginTabBar("tabs")) {
-    auto tab = [&](const char* label, Tab t, auto&& draw) {
-      ImGuiTabItemFlags flags = ui_.tab_request == t ? ImGuiTabItemFlags_SetSelected : 0;
-      if (ImGui::BeginTabItem(label, nullptr, flags)) {
-        ui_.tab = t;
-        ImGui::BeginChild("content");
-        draw();
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-      }
-    };
-    tab("Compare", Tab::compare, [&] { compare_.draw(cx); });
-    tab("Pools", Tab::pools, [&] { explain_.draw(cx); });
-    tab("Scenario", Tab::scenario, [&] { scenario_.draw(cx); });
-    ui_.tab_request.reset();
-    ImGui::EndTabBar();
+  if (ui_.side_panel) {
+    const float left = std::clamp(ui_.px(ui_.left_width), ui_.px(200), ImGui::GetContentRegionAvail().x * 0.6f);
+    ImGui::BeginChild("side", {left, height}, true);
+    if (ImGui::BeginTabBar("tabs")) {
+      auto tab = [&](const char* label, Tab t, auto&& draw) {
+        ImGuiTabItemFlags flags = ui_.tab_request == t ? ImGuiTabItemFlags_SetSelected : 0;
+        if (ImGui::BeginTabItem(label, nullptr, flags)) {
+          ui_.tab = t;
+          ImGui::BeginChild("content");
+          draw();
+          ImGui::EndChild();
+          ImGui::EndTabItem();
+        }
+      };
+      tab("Compare", Tab::compare, [&] { compare_.draw(cx); });
+      tab("Pools", Tab::pools, [&] { explain_.draw(cx); });
+      tab("Scenario", Tab::scenario, [&] { scenario_.draw(cx); });
+      ui_.tab_request.reset();
+      ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+    ImGui::SameLine(0, 0);
+    ImGui::InvisibleButton("splitter", {ui_.px(6), height});
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (ImGui::IsItemActive()) ui_.left_width += ImGui::GetIO().MouseDelta.x / ui_.scale;
+    ImGui::SameLine(0, 0);
   }
-  ImGui::EndChild();
-  ImGui::SameLine(0, 0);
-  ImGui::InvisibleButton("splitter", {ui_.px(6), height});
-  if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
-  if (ImGui::IsItemActive()) ui_.left_width += ImGui::GetIO().MouseDelta.x / ui_.scale;
-  ImGui::SameLine(0, 0);
   ImGui::BeginChild("timeline", {0, height}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   timeline_.draw(cx);
   ImGui::EndChild();

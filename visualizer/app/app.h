@@ -36,6 +36,7 @@ struct Options {
   float lane_height = 0;
   bool show_help = false;         // the ? overlay
   bool show_frame_times = false;  // the frame-time overlay
+  bool no_side_panel = false;     // the timeline takes the whole window
   double timeout_s = 120;         // headless: give up after this much wall time
 
   bool headless() const { return !screenshot.empty() || !save_result.empty() || bench_frames > 0; }

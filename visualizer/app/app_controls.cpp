@@ -129,6 +129,9 @@ void App::shortcuts(Context& cx) {
       case Action::tab_scenario:
         ui_.tab_request = Tab::scenario;
         break;
+      case Action::side_panel:
+        ui_.side_panel = !ui_.side_panel;
+        break;
       case Action::ui_bigger:
         zoom_ = std::min(3.0f, zoom_ * 1.15f);
         break;
@@ -171,6 +174,7 @@ void App::menu_bar(Context& cx) {
     if (ImGui::MenuItem("Colour-blind-safe palette", "C", &cb))
       ui_.palette_kind = cb ? plot::PaletteKind::colour_blind_safe : plot::PaletteKind::standard;
     ImGui::MenuItem("Frame times", "T", &ui_.show_frame_times);
+    ImGui::MenuItem("Side panel", "H", &ui_.side_panel);
     ImGui::Separator();
     if (ImGui::MenuItem("Show the whole run", "Home")) fit_all(cx);
     bool follow = ui_.axis.following();

@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
+  cli.add_flag("--no-side-panel", o.no_side_panel, "open with the side panel hidden (H shows it)");
   cli.add_option("--timeout", o.timeout_s, "headless: give up after this many seconds of wall time (default 120)");
   try {
     cli.parse(argc, argv);

@@ -26,6 +26,7 @@ const Shortcut kShortcuts[] = {
     {Action::tab_compare, GLFW_KEY_1, false, "1", "side panel: the comparison table"},
     {Action::tab_pools, GLFW_KEY_2, false, "2", "side panel: each pool explained, its parameters"},
     {Action::tab_scenario, GLFW_KEY_3, false, "3", "side panel: the scenario"},
+    {Action::side_panel, GLFW_KEY_H, false, "H", "hide or show the side panel (the timeline takes the window)"},
     {Action::ui_bigger, GLFW_KEY_EQUAL, true, "Ctrl++", "everything bigger (HiDPI)"},
     {Action::ui_smaller, GLFW_KEY_MINUS, true, "Ctrl+-", "everything smaller"},
     {Action::help, GLFW_KEY_UNKNOWN, false, "?", "this overlay (Esc closes it)"},

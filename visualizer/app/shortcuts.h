@@ -26,6 +26,7 @@ enum class Action {
   tab_compare,
   tab_pools,
   tab_scenario,
+  side_panel,
   ui_bigger,
   ui_smaller,
   help,

@@ -37,6 +37,7 @@ struct Ui {
   std::array<bool, kCounterCount> plots_shown{true, true, true, true, true};
   std::set<std::size_t> lanes_collapsed;  // pools whose lanes are folded away
   float scale = 1;                        // the UI scale: sizes in px are multiplied by it
+  bool side_panel = true;                 // the table, the pools explained, the scenario
   float left_width = 480;                 // the side panel, px at scale 1
   bool scrubbing = false;                 // the replay cursor is being dragged
 

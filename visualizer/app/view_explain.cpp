@@ -149,12 +149,6 @@ void ExplainView::draw(Context& cx) {
       continue;
     }
     wrapped(design->summary, wrap);
-    if (const std::string& watch = what_to_watch(design->docs); !watch.empty())
-      if (ImGui::TreeNodeEx("What to watch", ImGuiTreeNodeFlags_DefaultOpen)) {
-        wrapped(watch, wrap - ImGui::GetTreeNodeToLabelSpacing());
-        ImGui::TreePop();
-      }
-
     // Parameters: editors from the registry's descriptions.
     if (!design->params.empty() &&
         ImGui::BeginTable("params", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
@@ -220,6 +214,12 @@ void ExplainView::draw(Context& cx) {
     } else {
       ImGui::TextDisabled(before_run ? "Rules appear here as the run makes them fire." : "No rule has fired yet.");
     }
+    if (const std::string& watch = what_to_watch(design->docs); !watch.empty())
+      if (ImGui::TreeNodeEx("What to watch", ImGuiTreeNodeFlags_DefaultOpen)) {
+        wrapped(watch, wrap - ImGui::GetTreeNodeToLabelSpacing());
+        ImGui::TreePop();
+      }
+
     if (pm && !pm->rules().empty()) {
       std::string label = "Rules named so far (" + std::to_string(pm->rules().size()) + ")";
       if (ImGui::TreeNode(label.c_str())) {

@@ -15,9 +15,12 @@ constexpr Rgba kOkabeItoPools[] = {
     {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {240, 228, 66}, {204, 121, 167}, {213, 94, 0}, {0, 114, 178},
 };
 
+// Reap glyphs: white first and then hues the first pools do not use, so a
+// reap is not read as another pool's marker.
 constexpr Rgba kStandardMechanisms[] = {
-    {235, 64, 52}, {90, 200, 250}, {200, 100, 230}, {230, 230, 230}, {160, 230, 80}};
-constexpr Rgba kOkabeItoMechanisms[] = {{213, 94, 0}, {86, 180, 233}, {0, 158, 115}, {230, 159, 0}, {230, 230, 230}};
+    {240, 240, 240}, {100, 220, 230}, {180, 130, 255}, {150, 150, 150}, {255, 150, 200}};
+constexpr Rgba kOkabeItoMechanisms[] = {
+    {240, 240, 240}, {204, 121, 167}, {213, 94, 0}, {150, 150, 150}, {86, 180, 233}};
 
 const Palette kStandard{
     .name = "standard",
