@@ -93,13 +93,13 @@ App::App(const Options& options)
   else if (!options.scenario.empty())
     open(scenario::resolve_scenario(options.scenario));
   if (!live_ && !replay_) {
-    if (options.headless()) throw std::runtime_error(ui_.status);
+    if (options.headless()) throw ConfigError("", ui_.status);  // bad input: exit 2
     std::string why = ui_.status;
     open_scenario(default_scenario());
     if (!why.empty()) ui_.say(why, true);
   }
   if (replay_ && options.at) replay_->seek(*options.at);  // (a replay opens at its end, showing the whole run)
-  if (live_ && options.headless() && !live_->scenario()) throw std::runtime_error(live_->error());
+  if (live_ && options.headless() && !live_->scenario()) throw ConfigError("", live_->error());
   if (options.view) {
     ui_.axis.set_view(options.view->first, options.view->second);
     ui_.axis.set_follow(false);

@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   cli.add_option("--timeout", o.timeout_s, "headless: give up after this many seconds of wall time (default 120)");
   try {
     cli.parse(argc, argv);
-    if (!file.empty()) (file.find(".result") != std::string::npos ? o.replay : o.scenario) = file;
+    if (!file.empty()) o.scenario = file;  // a result is recognised by its content and replays
     if (!run_for.empty()) o.run_for = duration_ns(run_for, "--run-for");
     if (!at.empty()) o.at = duration_ns(at, "--at");
     if (!size.empty()) std::tie(o.width, o.height) = pair_of<int>(size, 'x', "--size");

@@ -152,9 +152,12 @@ void ExplainView::draw(Context& cx) {
     // Parameters: editors from the registry's descriptions.
     if (!design->params.empty() &&
         ImGui::BeginTable("params", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+      float unit_width = 0;
+      for (const ParamSpec& spec : design->params)
+        unit_width = std::max(unit_width, ImGui::CalcTextSize(spec.unit.c_str()).x);
       ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.2f);
       ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-      ImGui::TableSetupColumn("unit", ImGuiTableColumnFlags_WidthFixed, ui.px(70));
+      ImGui::TableSetupColumn("unit", ImGuiTableColumnFlags_WidthFixed, unit_width + ui.px(22));
       for (const ParamSpec& spec : design->params) {
         ImGui::PushID(spec.name.c_str());
         ImGui::TableNextRow();
@@ -164,6 +167,11 @@ void ExplainView::draw(Context& cx) {
           ImGui::BeginTooltip();
           wrapped(describe_spec(spec), ui.px(420));
           ImGui::EndTooltip();
+        }
+        if (spec.live) {
+          ImGui::SameLine();
+          ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.6f, 1), "live");
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("can be changed while the run goes on");
         }
         ImGui::TableSetColumnIndex(1);
         json value = e.config.contains(spec.name) ? e.config[spec.name] : spec.default_value;
@@ -188,11 +196,6 @@ void ExplainView::draw(Context& cx) {
         }
         ImGui::EndDisabled();
         ImGui::TableSetColumnIndex(2);
-        if (spec.live) {
-          ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.6f, 1), "live");
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("can be changed while the run goes on");
-          ImGui::SameLine();
-        }
         ImGui::TextDisabled("%s", spec.unit.c_str());
         if (before_run && e.config.contains(spec.name)) {
           ImGui::SameLine();

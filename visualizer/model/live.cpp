@@ -23,7 +23,7 @@ std::unique_ptr<LiveSession> LiveSession::load(const std::filesystem::path& file
   json j = json::parse(in, nullptr, false);
   if (j.is_discarded()) scenario::load_scenario(file);  // throws, naming the position of the syntax error
   auto s = std::make_unique<LiveSession>(std::move(j), file.string(), file.parent_path());
-  if (!s->scenario_) throw scenario::ScenarioError(file.string(), ConfigError("", s->error_));
+  if (!s->scenario_) throw ConfigError("", s->error_);  // it names the file and the JSON path already
   return s;
 }
 
