@@ -56,7 +56,9 @@ class App {
   void toolbar(Context& cx);
   void shortcuts(Context& cx);
   void overlays(Context& cx);
-  // Headless: decides what the next frame is for; false when it is time to exit.
+  // Headless (app_headless.cpp): the mouse and the view the next frame
+  // gets, and what happens after it; false when it is time to exit.
+  void headless_input();
   bool headless_step();
 
   // A scenario runs live, a result replays; which is decided by the file's content.
