@@ -197,7 +197,9 @@ void App::frame() {
 
   if (replay_) {
     replay_->advance(io.DeltaTime, ui_.replay_speed);
+    // While the cursor is dragged back, rebuilding the metrics as of it waits.
     replay_->sync_at_cursor(!ui_.scrubbing);
+    ui_.scrubbing = false;  // the ruler and the scrubber say again this frame
   }
   // A run that ends while the view follows it is shown whole.
   const bool finished = live_ && live_->state() == LiveSession::State::finished;

@@ -39,7 +39,7 @@ struct Ui {
   float scale = 1;                        // the UI scale: sizes in px are multiplied by it
   bool side_panel = true;                 // the table, the pools explained, the scenario
   float left_width = 480;                 // the side panel, px at scale 1
-  bool scrubbing = false;                 // the replay cursor is being dragged
+  bool scrubbing = false;                 // the replay cursor was dragged in the last frame
 
   // This frame's timeline geometry, set by the timeline view for its items.
   float time_x0 = 0, time_x1 = 1;

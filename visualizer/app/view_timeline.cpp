@@ -60,8 +60,10 @@ void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
                                       : "wheel: zoom · drag: pan · double-click: show everything");
   if (cx.replay) {
     // The replay cursor follows the mouse while the ruler is held.
-    ui.scrubbing = ImGui::IsItemActive();
-    if (ui.scrubbing) cx.replay->seek(static_cast<std::int64_t>(map.to_t(ImGui::GetIO().MousePos.x)));
+    if (ImGui::IsItemActive()) {
+      ui.scrubbing = true;
+      cx.replay->seek(static_cast<std::int64_t>(map.to_t(ImGui::GetIO().MousePos.x)));
+    }
     navigate(cx, true);
     const auto x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
     if (x >= ui.time_x0 && x <= ui.time_x1) {
