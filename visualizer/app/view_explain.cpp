@@ -126,7 +126,8 @@ void ExplainView::draw(Context& cx) {
   Ui& ui = cx.ui;
   const Registry& registry = Registry::global();
   const LiveSession::State state = cx.live ? cx.live->state() : LiveSession::State::finished;
-  const bool before_run = cx.live && state == LiveSession::State::ready;
+  // The document is edited for the next run: before the first, or once a run has ended.
+  const bool before_run = cx.live && (state == LiveSession::State::ready || state == LiveSession::State::finished);
   const bool running = cx.live && (state == LiveSession::State::running || state == LiveSession::State::paused);
   const float wrap = ImGui::GetContentRegionAvail().x - ui.px(8);
 
@@ -175,7 +176,7 @@ void ExplainView::draw(Context& cx) {
         }
         ImGui::TableSetColumnIndex(1);
         json value = e.config.contains(spec.name) ? e.config[spec.name] : spec.default_value;
-        if (cx.live)
+        if (running)
           if (auto pool = cx.live->tuned().find(e.name); pool != cx.live->tuned().end())
             if (auto v = pool->second.find(spec.name); v != pool->second.end()) value = v->second;
         const bool editable = before_run || (running && spec.live);
@@ -215,7 +216,7 @@ void ExplainView::draw(Context& cx) {
       wrapped(describe(*last), wrap);
       dim(describe_rule(last->rule), wrap);
     } else {
-      ImGui::TextDisabled(before_run ? "Rules appear here as the run makes them fire." : "No rule has fired yet.");
+      ImGui::TextDisabled(pm ? "No rule has fired yet." : "Rules appear here as the run makes them fire.");
     }
     if (const std::string& watch = what_to_watch(design->docs); !watch.empty())
       if (ImGui::TreeNodeEx("What to watch", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -56,7 +56,7 @@ void ScenarioView::draw(Context& cx) {
   if (std::string d = doc.value("description", ""); !d.empty()) dim(d, wrap);
   ImGui::Separator();
 
-  if (cx.live && cx.live->state() == LiveSession::State::ready) {
+  if (cx.live && (cx.live->state() == LiveSession::State::ready || cx.live->state() == LiveSession::State::finished)) {
     auto seed = doc.value("seed", std::uint64_t{1});
     ImGui::SetNextItemWidth(ui.px(140));
     if (ImGui::InputScalar("seed", ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu",
