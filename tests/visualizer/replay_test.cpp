@@ -1,0 +1,137 @@
+// The replay cursor: scrub, step one event, play at a speed, and the metrics
+// as of the cursor, which must be what the run had at that moment.
+#include "visualizer/model/replay.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/visualizer/rig.h"
+
+using namespace poolscope;
+using namespace poolscope::gui;
+
+namespace {
+
+// The metrics of the first `n` events, built the plain way.
+metrics::RunMetrics prefix(const scenario::ResultFile& f, std::size_t n) {
+  metrics::RunMetrics m;
+  m.set_pools(f.pool_infos());
+  m.add(std::span<const Event>(f.events).first(n));
+  return m;
+}
+
+void check_same(const metrics::RunMetrics& a, const metrics::RunMetrics& b) {
+  REQUIRE(a.pools().size() == b.pools().size());
+  for (std::size_t i = 0; i < a.pools().size(); ++i) {
+    metrics::Summary sa = a.pools()[i].summary(), sb = b.pools()[i].summary();
+    CHECK(sa.submitted == sb.submitted);
+    CHECK(sa.completed == sb.completed);
+    CHECK(sa.refused == sb.refused);
+    CHECK(sa.workers_spawned == sb.workers_spawned);
+    CHECK(sa.queue_wait.p50 == sb.queue_wait.p50);
+    CHECK(a.pools()[i].counters() == b.pools()[i].counters());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("replay: a result without events cannot be replayed, and the error says how to get one") {
+  auto w = test::run_and_write(false);
+  CHECK_THROWS_WITH(Replay(w.read()), Catch::Contains("--events"));
+}
+
+TEST_CASE("replay: seeking to a time makes every event up to it happen, and only those") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read());
+  const auto& events = r.file().events;
+  REQUIRE(r.size() > 100);
+  CHECK(r.position() == 0);
+  CHECK(r.current() == nullptr);
+
+  const std::int64_t t = events[r.size() / 2].time;
+  r.seek(t);
+  CHECK(r.time() == t);
+  REQUIRE(r.current() != nullptr);
+  CHECK(r.current()->time <= t);
+  if (r.position() < r.size()) CHECK(events[r.position()].time > t);
+
+  r.seek(r.end_time() + 1'000'000'000);  // past the end: clamped
+  CHECK(r.position() == r.size());
+  CHECK(r.time() == r.end_time());
+  r.seek(-5);
+  CHECK(r.time() == 0);
+}
+
+TEST_CASE("replay: stepping moves one event forward or back, to that event's time") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read());
+  r.step(1);
+  CHECK(r.position() == 1);
+  CHECK(r.current() == &r.file().events[0]);
+  CHECK(r.time() == r.file().events[0].time);
+  r.step(10);
+  CHECK(r.position() == 11);
+  r.step(-1);
+  CHECK(r.position() == 10);
+  CHECK(r.current() == &r.file().events[9]);
+  r.step(-100);
+  CHECK(r.position() == 0);
+  CHECK(r.time() == 0);
+  r.set_playing(true);
+  r.step(1);
+  CHECK_FALSE(r.playing());  // stepping pauses
+}
+
+TEST_CASE("replay: playing moves the cursor at the chosen speed and stops at the end") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read());
+  r.advance(1.0, 1.0);
+  CHECK(r.time() == 0);  // not playing: nothing moves
+  r.set_playing(true);
+  r.advance(0.25, 2.0);  // half a second of the run in a quarter second
+  CHECK(r.time() == 500'000'000);
+  r.advance(3600, 1.0);
+  CHECK(r.time() == r.end_time());
+  CHECK(r.position() == r.size());
+  CHECK_FALSE(r.playing());
+  r.set_playing(true);  // playing again starts over
+  CHECK(r.time() == 0);
+}
+
+TEST_CASE("replay: the metrics at the cursor are the run's metrics at that moment, backwards too") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read());
+  const auto& f = r.file();
+
+  r.seek(f.events[f.events.size() * 2 / 3].time);
+  REQUIRE(r.sync_at_cursor());
+  check_same(r.at_cursor(), prefix(f, r.position()));
+
+  r.step(1);  // forward: brought up to date incrementally
+  REQUIRE(r.sync_at_cursor(false));
+  check_same(r.at_cursor(), prefix(f, r.position()));
+
+  r.seek(f.events[f.events.size() / 4].time);  // back: a rebuild, which can wait
+  CHECK_FALSE(r.sync_at_cursor(false));
+  REQUIRE(r.sync_at_cursor(true));
+  check_same(r.at_cursor(), prefix(f, r.position()));
+
+  r.seek(r.end_time());
+  REQUIRE(r.sync_at_cursor());
+  check_same(r.at_cursor(), r.metrics());
+}
+
+TEST_CASE("replay: the frame shows the whole run, clipped at the cursor") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read());
+  r.seek(123'000'000);
+  bool called = false;
+  r.with_frame([&](const Frame& f) {
+    called = true;
+    CHECK(f.replay);
+    CHECK(f.now == 123'000'000);
+    CHECK(f.events.size() == r.size());
+    CHECK(&f.metrics == &r.metrics());
+    CHECK(f.index.pools() == 2);
+  });
+  CHECK(called);
+}

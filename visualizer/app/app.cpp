@@ -1,0 +1,306 @@
+#include "visualizer/app/app.h"
+
+#include <imgui.h>
+#include <time.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+
+#include "pools/core/registry.h"
+#include "scenarios/engine/atomic_file.h"
+#include "scenarios/engine/exports.h"
+#include "scenarios/engine/library.h"
+#include "scenarios/engine/result_json.h"
+
+namespace poolscope::gui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// CPU time this thread has used, in ms: a frame's cost without the time the
+// machine gave to other threads (llvmpipe's rasterizers, other programs).
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+// Without a scenario: the shipped default, else every registered design side
+// by side under a few bursts.
+std::unique_ptr<LiveSession> default_scenario() {
+  try {
+    return LiveSession::load(scenario::resolve_scenario(std::string(scenario::kDefaultScenario)));
+  } catch (const std::exception&) {
+  }
+  json pools = json::array();
+  for (const std::string& name : Registry::global().names()) pools.push_back({{"design", name}});
+  json doc = {
+      {"name", "every design"},
+      {"lesson", "every registered design under the same bursts, then idle: who grows, who refuses, who reaps"},
+      {"seed", 1},
+      {"time_scale", 1},
+      {"task", {{"duration", {{"dist", "exponential"}, {"mean", "50ms"}}}}},
+      {"phases",
+       {{{"name", "warm"}, {"duration", "2s"}, {"arrival", {{"kind", "poisson"}, {"rate", 40}}}},
+        {{"name", "bursts"}, {"duration", "4s"}, {"arrival", {{"kind", "burst"}, {"count", 40}, {"every", "1s"}}}},
+        {{"name", "idle"}, {"duration", "8s"}, {"arrival", {{"kind", "idle"}}}}}},
+      {"pools", pools},
+  };
+  return std::make_unique<LiveSession>(doc, "(built in)", std::filesystem::current_path());
+}
+
+// A result's first bytes name its format; anything else is taken for a scenario.
+bool is_result(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find(scenario::kResultFormat) != std::string::npos;
+}
+
+std::string stamp() {
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&now));
+  return buf;
+}
+
+}  // namespace
+
+App::App(const Options& options)
+    : options_(options),
+      window_("poolscope", options.width, options.height, !options.headless()),
+      base_scale_(options.ui_scale > 0 ? options.ui_scale : window_.content_scale()) {
+  ui_.presentation = options.presentation;
+  ui_.palette_kind = options.colour_blind ? plot::PaletteKind::colour_blind_safe : plot::PaletteKind::standard;
+  if (options.lane_height > 0) ui_.lane_height = options.lane_height;
+  ui_.show_help = options.show_help;
+  ui_.show_frame_times = options.show_frame_times;
+  ui_.side_panel = !options.no_side_panel;
+  if (options.tab == "pools") ui_.tab_request = Tab::pools;
+  if (options.tab == "scenario") ui_.tab_request = Tab::scenario;
+
+  if (!options.replay.empty())
+    open(options.replay);
+  else if (!options.scenario.empty())
+    open(scenario::resolve_scenario(options.scenario));
+  if (!live_ && !replay_) {
+    if (options.headless()) throw ConfigError("", ui_.status);  // bad input: exit 2
+    std::string why = ui_.status;
+    open_scenario(default_scenario());
+    if (!why.empty()) ui_.say(why, true);
+  }
+  if (replay_ && options.at) replay_->seek(*options.at);  // (a replay opens at its end, showing the whole run)
+  if (live_ && options.headless() && !live_->scenario()) throw ConfigError("", live_->error());
+  if (options.view) {
+    ui_.axis.set_view(options.view->first, options.view->second);
+    ui_.axis.set_follow(false);
+  }
+  started_ = Clock::now();
+}
+
+App::~App() = default;
+
+void App::open(const std::filesystem::path& file) {
+  try {
+    if (is_result(file))
+      open_replay(std::make_unique<Replay>(scenario::load_result(file)));
+    else
+      open_scenario(LiveSession::load(file));
+  } catch (const std::exception& e) {
+    ui_.say(e.what(), true);
+  }
+}
+
+void App::open_scenario(std::unique_ptr<LiveSession> session) {
+  replay_.reset();
+  live_ = std::move(session);
+  show_scenario();
+  ui_.say("scenario " + live_->file());
+}
+
+void App::show_scenario() {
+  ui_.axis.set_follow(true);
+  const double d = live_->scenario() ? static_cast<double>(live_->scenario()->duration().count()) : 10e9;
+  ui_.axis.fit(0, d);
+}
+
+void App::start_run() {
+  if (!live_->start()) return ui_.say(live_->error(), true);
+  show_scenario();
+}
+
+void App::open_replay(std::unique_ptr<Replay> replay) {
+  live_.reset();
+  replay_ = std::move(replay);
+  ui_.axis.set_follow(false);
+  ui_.axis.fit(0, static_cast<double>(std::max<std::int64_t>(replay_->end_time(), 1'000'000)));
+  replay_->seek(replay_->end_time());  // the whole run first; then rewind, play or step
+  ui_.say("replaying " + replay_->file().file + ": " + std::to_string(replay_->size()) + " events");
+}
+
+std::filesystem::path App::output_file(const char* suffix) const {
+  std::string n = live_ ? live_->document().value("name", "run") : replay_->file().scenario.value("name", "run");
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  return "poolscope-" + n + "-" + stamp() + suffix;
+}
+
+void App::export_trace() {
+  const std::filesystem::path file = output_file(".trace.json");
+  try {
+    scenario::Scenario s;
+    if (live_) {
+      if (!live_->run()) return ui_.say("start the run first: there is no trace yet", true);
+      s = live_->run()->scenario();
+      live_->run()->with_metrics([&](const metrics::RunMetrics& m) {
+        scenario::write_atomically(file, [&](std::ostream& out) { scenario::write_chrome_trace(out, s, m); });
+      });
+    } else {
+      s.name = replay_->file().scenario.value("name", "");
+      scenario::write_atomically(file,
+                                 [&](std::ostream& out) { scenario::write_chrome_trace(out, s, replay_->metrics()); });
+    }
+    ui_.say("trace written to " + file.string() + " (open it in ui.perfetto.dev or chrome://tracing)");
+  } catch (const std::exception& e) {
+    ui_.say(e.what(), true);
+  }
+}
+
+void App::save_result(const std::filesystem::path& file) {
+  scenario::Run* run = live_ ? live_->run() : nullptr;
+  if (!run || !run->finished()) return ui_.say("the result can be saved once the run has ended", true);
+  try {
+    scenario::write_atomically(file, [&](std::ostream& out) {
+      scenario::write_result(out, run->scenario(), run->outcome(), run->metrics(),
+                             scenario::ResultOptions{.include_events = true});
+    });
+    ui_.say("result written to " + file.string() + " (open it to replay the run)");
+  } catch (const std::exception& e) {
+    ui_.say(e.what(), true);
+  }
+}
+
+void App::frame() {
+  const auto wall0 = Clock::now();
+  const double cpu0 = thread_cpu_ms();
+  window_.set_ui_scale(base_scale_ * zoom_ * (ui_.presentation ? 1.6f : 1.0f));
+  window_.begin_frame();
+  ui_.scale = window_.ui_scale();
+  ImGuiIO& io = ImGui::GetIO();
+  headless_input();
+  ImGui::NewFrame();
+
+  if (replay_) {
+    replay_->advance(io.DeltaTime, ui_.replay_speed);
+    // While the cursor is dragged back, rebuilding the metrics as of it waits.
+    replay_->sync_at_cursor(!ui_.scrubbing);
+    ui_.scrubbing = false;  // the ruler and the scrubber say again this frame
+  }
+  // A run that ends while the view follows it is shown whole.
+  const bool finished = live_ && live_->state() == LiveSession::State::finished;
+  auto body = [&](const Frame& f) {
+    if (finished && !was_finished_ && ui_.axis.following()) {
+      ui_.axis.fit(0, static_cast<double>(std::max(f.now, f.index.last_time())));
+      ui_.axis.set_follow(false);
+    }
+    build(f);
+  };
+  if (live_)
+    live_->with_frame(body);
+  else
+    replay_->with_frame(body);
+  was_finished_ = finished;
+  window_.end_frame();
+  const double built = thread_cpu_ms() - cpu0;
+  window_.render();
+
+  // The frame's cost: building it and handing it to OpenGL, not waiting for the display.
+  const double cpu = thread_cpu_ms() - cpu0;
+  times_.add(cpu);
+  if (benched_ >= 0) {
+    bench_cpu_.push_back(cpu);
+    bench_build_.push_back(built);
+    bench_vertices_ += static_cast<std::size_t>(ImGui::GetDrawData()->TotalVtxCount);
+    bench_wall_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - wall0).count());
+  }
+  if (screenshot_) {
+    std::string error;
+    if (window_.save_png(*screenshot_, error))
+      ui_.say("screenshot written to " + screenshot_->string());
+    else
+      ui_.say(error, true);
+    screenshot_.reset();
+  }
+  window_.present();
+
+  auto work = std::move(later_);
+  later_.clear();
+  for (auto& f : work) f();
+  for (const std::string& file : window_.take_dropped()) open(file);
+}
+
+void App::build(const Frame& f) {
+  Context cx{ui_, f, live_.get(), replay_.get(), later_};
+  shortcuts(cx);
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {ui_.px(8), ui_.px(6)});
+  ImGui::Begin("poolscope", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::PopStyleVar();
+  menu_bar(cx);
+  toolbar(cx);
+
+  // The side panel | a splitter | the timeline.
+  const float height = ImGui::GetContentRegionAvail().y;
+  if (ui_.side_panel) {
+    const float left = std::clamp(ui_.px(ui_.left_width), ui_.px(200), ImGui::GetContentRegionAvail().x * 0.6f);
+    ImGui::BeginChild("side", {left, height}, true);
+    if (ImGui::BeginTabBar("tabs")) {
+      auto tab = [&](const char* label, Tab t, auto&& draw) {
+        ImGuiTabItemFlags flags = ui_.tab_request == t ? ImGuiTabItemFlags_SetSelected : 0;
+        if (ImGui::BeginTabItem(label, nullptr, flags)) {
+          ui_.tab = t;
+          ImGui::BeginChild("content");
+          draw();
+          ImGui::EndChild();
+          ImGui::EndTabItem();
+        }
+      };
+      tab("Compare", Tab::compare, [&] { compare_.draw(cx); });
+      tab("Pools", Tab::pools, [&] { explain_.draw(cx); });
+      tab("Scenario", Tab::scenario, [&] { scenario_.draw(cx); });
+      ui_.tab_request.reset();
+      ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+    ImGui::SameLine(0, 0);
+    ImGui::InvisibleButton("splitter", {ui_.px(6), height});
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (ImGui::IsItemActive()) ui_.left_width += ImGui::GetIO().MouseDelta.x / ui_.scale;
+    ImGui::SameLine(0, 0);
+  }
+  ImGui::BeginChild("timeline", {0, height}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  timeline_.draw(cx);
+  ImGui::EndChild();
+  ImGui::End();
+  overlays(cx);
+  if (auto chosen = dialog_.draw(ui_.scale)) later_.push_back([this, file = *chosen] { open(file); });
+}
+
+int App::run() {
+  while (!window_.should_close()) {
+    frame();
+    if (!headless_step()) break;
+  }
+  return exit_code_;
+}
+
+}  // namespace poolscope::gui

@@ -1,0 +1,106 @@
+// poolscope-gui: the window, the session (a live run or a replay), the views,
+// and the loop that draws them; also the headless modes for docs and tests
+// (run or replay to a moment, take a screenshot, benchmark frames, exit).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "visualizer/app/file_dialog.h"
+#include "visualizer/app/frame_times.h"
+#include "visualizer/app/views.h"
+#include "visualizer/app/window.h"
+
+namespace poolscope::gui {
+
+struct Options {
+  std::string scenario;                 // a scenario file or a shipped scenario's name
+  std::string replay;                   // a result file written with --events
+  std::optional<std::int64_t> run_for;  // headless: scenario time to run before the screenshot (ns)
+  std::optional<std::int64_t> at;       // replay: where the cursor starts (ns)
+  std::string screenshot;               // write a PNG and exit
+  std::string save_result;              // write the run's result (with events) when it ends, and exit
+  int bench_frames = 0;                 // render this many frames, print the CPU frame time, exit
+  int width = 1600, height = 1000;
+  float ui_scale = 0;  // 0: the display's content scale
+  bool presentation = false;
+  bool colour_blind = false;
+  std::string tab;                                // compare, pools or scenario
+  std::optional<std::pair<double, double>> view;  // the time range shown (ns)
+  std::optional<std::pair<float, float>> hover;   // pretend the mouse is there (screenshots of tooltips)
+  float lane_height = 0;
+  bool show_help = false;         // the ? overlay
+  bool show_frame_times = false;  // the frame-time overlay
+  bool no_side_panel = false;     // the timeline takes the whole window
+  double timeout_s = 120;         // headless: give up after this much wall time
+
+  bool headless() const { return !screenshot.empty() || !save_result.empty() || bench_frames > 0; }
+};
+
+class App {
+ public:
+  explicit App(const Options& options);
+  ~App();
+  // The loop; returns the process's exit code.
+  int run();
+
+ private:
+  void frame();
+  void build(const Frame& frame);
+  void menu_bar(Context& cx);
+  void toolbar(Context& cx);
+  void shortcuts(Context& cx);
+  void overlays(Context& cx);
+  // Headless (app_headless.cpp): the mouse and the view the next frame
+  // gets, and what happens after it; false when it is time to exit.
+  void headless_input();
+  bool headless_step();
+
+  // A scenario runs live, a result replays; which is decided by the file's content.
+  void open(const std::filesystem::path& file);
+  void open_scenario(std::unique_ptr<LiveSession> session);
+  void open_replay(std::unique_ptr<Replay> replay);
+  void show_scenario();  // the view: the scenario's whole timeline, following the run
+  void start_run();      // a new run of the scenario, shown from its start
+  // Where exports go: poolscope-SCENARIO-DATE-TIME.suffix in the working directory.
+  std::filesystem::path output_file(const char* suffix) const;
+  void export_trace();
+  void save_result(const std::filesystem::path& file);
+
+  Options options_;
+  Window window_;
+  Ui ui_;
+  std::unique_ptr<LiveSession> live_;
+  std::unique_ptr<Replay> replay_;
+  TimelineView timeline_;
+  CompareView compare_;
+  ExplainView explain_;
+  ScenarioView scenario_;
+  FileDialog dialog_;
+  FrameTimes times_;
+  std::vector<std::function<void()>> later_;
+  std::optional<std::filesystem::path> screenshot_;  // written after this frame renders
+
+  float base_scale_;           // the display's content scale, or --ui-scale
+  float zoom_ = 1;             // Ctrl+/Ctrl-
+  bool was_finished_ = false;  // the live run had ended at the last frame
+
+  // Headless progress: wait for the run (or not), let the picture settle,
+  // benchmark, take the screenshot.
+  enum class Phase { waiting, settling, benchmarking, shooting };
+  Phase phase_ = Phase::waiting;
+  int settle_ = 0;
+  int benched_ = -1;  // frames measured so far, -1 when not benchmarking
+  std::pair<double, double> bench_view_;
+  std::vector<double> bench_cpu_, bench_build_, bench_wall_;  // ms a frame
+  std::size_t bench_vertices_ = 0;
+  int exit_code_ = 0;
+  std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace poolscope::gui

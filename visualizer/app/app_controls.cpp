@@ -1,0 +1,322 @@
+// The controls: the menu bar, the toolbar (start, pause, stop, restart, the
+// time scale; or the replay's play, step and scrub), the keyboard shortcuts
+// and the overlays (the ? table, frame times).
+#include <GLFW/glfw3.h>
+
+#include <cmath>
+
+#include "scenarios/engine/library.h"
+#include "visualizer/app/app.h"
+#include "visualizer/app/draw.h"
+#include "visualizer/app/shortcuts.h"
+#include "visualizer/model/describe.h"
+
+namespace poolscope::gui {
+
+namespace {
+
+// Space: start a run, or pause and resume it.
+void toggle_run(LiveSession& live, const std::function<void()>& start) {
+  switch (live.state()) {
+    case LiveSession::State::ready:
+    case LiveSession::State::finished:
+      start();
+      break;
+    case LiveSession::State::running:
+      live.pause();
+      break;
+    case LiveSession::State::paused:
+      live.resume();
+      break;
+  }
+}
+
+// A logarithmic slider for speeds: 0.01x .. 100x.
+bool speed_slider(const char* label, double& speed, float width) {
+  float exponent = static_cast<float>(std::log10(speed));
+  ImGui::SetNextItemWidth(width);
+  char shown[32];
+  std::snprintf(shown, sizeof shown, speed < 1 ? "%.2fx" : "%.1fx", speed);
+  if (!ImGui::SliderFloat(label, &exponent, -2, 2, shown)) return false;
+  speed = std::pow(10.0, std::round(exponent * 20) / 20);
+  return true;
+}
+
+}  // namespace
+
+void App::shortcuts(Context& cx) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  for (ImWchar c : io.InputQueueCharacters)
+    if (c == '?') ui_.show_help = !ui_.show_help;
+  if (ui_.show_help && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) ui_.show_help = false;
+  for (int i = 0; i < kShortcutCount; ++i) {
+    const Shortcut& s = kShortcuts[i];
+    if (s.key == GLFW_KEY_UNKNOWN || s.ctrl != io.KeyCtrl || !ImGui::IsKeyPressed(s.key)) continue;
+    const plot::TimeMap map = ui_.map();
+    const double centre = (map.t0 + map.t1) / 2;
+    switch (s.action) {
+      case Action::start_pause:
+        if (live_)
+          toggle_run(*live_, [this] { later_.push_back([this] { start_run(); }); });
+        else
+          replay_->set_playing(!replay_->playing());
+        break;
+      case Action::restart:
+        if (live_)
+          later_.push_back([this] { start_run(); });
+        else
+          replay_->seek(0);
+        break;
+      case Action::stop:
+        if (live_) live_->stop();
+        break;
+      case Action::step_back:
+      case Action::step_forward: {
+        const int dir = s.action == Action::step_forward ? 1 : -1;
+        if (replay_)
+          replay_->step(dir);
+        else
+          ui_.axis.pan(dir * ui_.axis.span() / 10);
+        break;
+      }
+      case Action::zoom_in:
+        ui_.axis.zoom(0.7, cx.frame.replay ? static_cast<double>(cx.frame.now) : centre);
+        break;
+      case Action::zoom_out:
+        ui_.axis.zoom(1 / 0.7, cx.frame.replay ? static_cast<double>(cx.frame.now) : centre);
+        break;
+      case Action::fit:
+        fit_all(cx);
+        break;
+      case Action::follow:
+        ui_.axis.set_follow(!ui_.axis.following());
+        break;
+      case Action::presentation:
+        ui_.presentation = !ui_.presentation;
+        break;
+      case Action::palette:
+        ui_.palette_kind = ui_.palette_kind == plot::PaletteKind::standard ? plot::PaletteKind::colour_blind_safe
+                                                                           : plot::PaletteKind::standard;
+        break;
+      case Action::frame_times:
+        ui_.show_frame_times = !ui_.show_frame_times;
+        break;
+      case Action::lanes_alive:
+        ui_.lanes_alive_only = !ui_.lanes_alive_only;
+        break;
+      case Action::lanes_shorter:
+        ui_.lane_height = std::max(2.0f, ui_.lane_height - 2);
+        break;
+      case Action::lanes_taller:
+        ui_.lane_height = std::min(40.0f, ui_.lane_height + 2);
+        break;
+      case Action::open:
+        dialog_.open(scenario::library_dir());
+        break;
+      case Action::screenshot:
+        screenshot_ = output_file(".png");
+        break;
+      case Action::export_trace:
+        later_.push_back([this] { export_trace(); });
+        break;
+      case Action::tab_compare:
+        ui_.tab_request = Tab::compare;
+        break;
+      case Action::tab_pools:
+        ui_.tab_request = Tab::pools;
+        break;
+      case Action::tab_scenario:
+        ui_.tab_request = Tab::scenario;
+        break;
+      case Action::side_panel:
+        ui_.side_panel = !ui_.side_panel;
+        break;
+      case Action::ui_bigger:
+        zoom_ = std::min(3.0f, zoom_ * 1.15f);
+        break;
+      case Action::ui_smaller:
+        zoom_ = std::max(0.5f, zoom_ / 1.15f);
+        break;
+      case Action::help:
+        break;
+    }
+  }
+}
+
+void App::menu_bar(Context& cx) {
+  if (!ImGui::BeginMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open a scenario or result...", "Ctrl+O")) dialog_.open(scenario::library_dir());
+    if (ImGui::BeginMenu("Shipped scenarios")) {
+      auto library = scenario::list_library();
+      if (library.empty()) ImGui::TextDisabled("none in %s", scenario::library_dir().string().c_str());
+      for (const auto& entry : library) {
+        if (ImGui::MenuItem(entry.name.c_str())) later_.push_back([this, f = entry.file] { open(f); });
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", entry.lesson.c_str());
+      }
+      ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Save a screenshot (PNG)", "F12")) screenshot_ = output_file(".png");
+    if (ImGui::MenuItem("Export the trace (Chrome / Perfetto JSON)", "Ctrl+E"))
+      later_.push_back([this] { export_trace(); });
+    const bool finished = live_ && live_->state() == LiveSession::State::finished;
+    if (ImGui::MenuItem("Save the result (JSON, with events, for replay)", nullptr, false, finished))
+      later_.push_back([this] { save_result(output_file(".result.json")); });
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit")) window_.request_close();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    ImGui::MenuItem("Presentation mode (large fonts)", "P", &ui_.presentation);
+    bool cb = ui_.palette_kind == plot::PaletteKind::colour_blind_safe;
+    if (ImGui::MenuItem("Colour-blind-safe palette", "C", &cb))
+      ui_.palette_kind = cb ? plot::PaletteKind::colour_blind_safe : plot::PaletteKind::standard;
+    ImGui::MenuItem("Frame times", "T", &ui_.show_frame_times);
+    ImGui::MenuItem("Side panel", "H", &ui_.side_panel);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Show the whole run", "Home")) fit_all(cx);
+    bool follow = ui_.axis.following();
+    if (ImGui::MenuItem("Follow the newest data", "F", &follow)) ui_.axis.set_follow(follow);
+    ImGui::Separator();
+    for (Counter c : kCounters)
+      ImGui::MenuItem(("Plot: " + std::string(counter_name(c))).c_str(), nullptr,
+                      &ui_.plots_shown[static_cast<std::size_t>(c)]);
+    ImGui::MenuItem("Lanes: only workers alive in view", "L", &ui_.lanes_alive_only);
+    ImGui::SetNextItemWidth(ui_.px(120));
+    ImGui::SliderFloat("lane height", &ui_.lane_height, 2, 40, "%.0f px");
+    ImGui::SetNextItemWidth(ui_.px(120));
+    ImGui::SliderFloat("UI scale", &zoom_, 0.5f, 3.0f, "%.2fx");
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::MenuItem("Keyboard shortcuts", "?", &ui_.show_help);
+    ImGui::TextDisabled("docs/visualizer.md: a tour of the views");
+    ImGui::EndMenu();
+  }
+  // The status line, on the right of the menu bar, fading after a while.
+  const double age = ImGui::GetTime() - ui_.status_time;
+  if (!ui_.status.empty() && age < 8) {
+    const float alpha = static_cast<float>(std::min(1.0, (8 - age) / 2));
+    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(ui_.status.c_str()).x - ui_.px(16));
+    ImGui::TextColored(ui_.status_error ? ImVec4(1, 0.45f, 0.45f, alpha) : ImVec4(0.6f, 0.9f, 0.6f, alpha), "%s",
+                       ui_.status.c_str());
+  }
+  ImGui::EndMenuBar();
+}
+
+void App::toolbar(Context& cx) {
+  ImGui::AlignTextToFramePadding();
+  if (live_) {
+    const LiveSession::State state = live_->state();
+    ImGui::Text("%s", live_->document().value("name", "").c_str());
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!live_->scenario());
+    const char* start = state == LiveSession::State::ready      ? "Start"
+                        : state == LiveSession::State::finished ? "Run again"
+                                                                : "Restart";
+    if (ImGui::Button(start)) later_.push_back([this] { start_run(); });
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(state != LiveSession::State::running && state != LiveSession::State::paused);
+    if (ImGui::Button(state == LiveSession::State::paused ? "Resume" : "Pause")) toggle_run(*live_, [] {});
+    ImGui::SameLine();
+    if (ImGui::Button("Stop")) live_->stop();
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    double scale = live_->time_scale();
+    if (speed_slider("time scale", scale, ui_.px(130))) live_->set_time_scale(scale);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("scenario seconds per wall second: at 10x, a 10 s idle timeout passes in 1 s");
+    ImGui::SameLine();
+    const double duration = live_->scenario() ? static_cast<double>(live_->scenario()->duration().count()) : 0;
+    char progress[96];
+    std::snprintf(progress, sizeof progress, "%s  %s / %s",
+                  state == LiveSession::State::ready      ? "ready"
+                  : state == LiveSession::State::paused   ? "paused"
+                  : state == LiveSession::State::finished ? "finished"
+                                                          : "running",
+                  plot::format_time(static_cast<double>(cx.frame.now)).c_str(), plot::format_time(duration).c_str());
+    ImGui::ProgressBar(static_cast<float>(live_->progress()), {ui_.px(260), 0}, progress);
+    if (!live_->scenario()) {
+      ImGui::SameLine();
+      ImGui::TextColored({1, 0.45f, 0.45f, 1}, "the scenario is not valid (see the Scenario tab)");
+    }
+    return;
+  }
+
+  // A replay: play, step, scrub.
+  Replay& r = *replay_;
+  ImGui::Text("replay: %s", r.file().scenario.value("name", "").c_str());
+  ImGui::SameLine();
+  if (ImGui::Button("|<")) r.seek(0);
+  ImGui::SameLine();
+  if (ImGui::Button("<")) r.step(-1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("one event back (Left)");
+  ImGui::SameLine();
+  if (ImGui::Button(r.playing() ? "Pause" : "Play")) r.set_playing(!r.playing());
+  ImGui::SameLine();
+  if (ImGui::Button(">")) r.step(1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("one event forward (Right)");
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) r.seek(r.end_time());
+  ImGui::SameLine();
+  speed_slider("speed", ui_.replay_speed, ui_.px(110));
+  ImGui::SameLine();
+  // The scrubber: the whole run.
+  float t = static_cast<float>(static_cast<double>(r.time()) / 1e9);
+  ImGui::SetNextItemWidth(ui_.px(220));
+  if (ImGui::SliderFloat("##at", &t, 0, static_cast<float>(static_cast<double>(r.end_time()) / 1e9), "%.3f s"))
+    r.seek(static_cast<std::int64_t>(static_cast<double>(t) * 1e9));
+  ui_.scrubbing = ui_.scrubbing || ImGui::IsItemActive();
+  ImGui::SameLine();
+  ImGui::Text("event %zu / %zu", r.position(), r.size());
+  if (const Event* e = r.current()) {
+    ImGui::SameLine();
+    const std::string& pool = r.file().pools[e->pool].info.name;
+    swatch(ui_.palette().pool(e->pool));
+    ImGui::Text("%s %s: %s", at_time(e->time).c_str(), pool.c_str(), describe(*e).c_str());
+    if (e->rule != kNoLabel && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", describe_rule(e->rule).c_str());
+  }
+}
+
+void App::overlays(Context& cx) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  if (ui_.show_frame_times) {
+    FrameStats s = times_.stats();
+    ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x - ui_.px(24), vp->WorkPos.y + vp->WorkSize.y - ui_.px(10)},
+                            0, {1, 1});
+    ImGui::SetNextWindowBgAlpha(0.8f);
+    ImGui::Begin("frame times", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
+    ImGui::Text("CPU %.2f ms a frame (median %.2f, p99 %.2f over %zu)", times_.last(), s.median, s.p99, s.frames);
+    ImGui::Text("%.0f fps, %llu events, %zu pools", ImGui::GetIO().Framerate,
+                static_cast<unsigned long long>(cx.frame.metrics.event_count()), cx.frame.metrics.pools().size());
+    ImGui::End();
+  }
+  if (ui_.show_help) {
+    ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x / 2, vp->WorkPos.y + vp->WorkSize.y / 2}, 0, {0.5f, 0.5f});
+    ImGui::SetNextWindowBgAlpha(0.94f);
+    ImGui::Begin("Keyboard shortcuts", &ui_.show_help,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse);
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+      for (int i = 0; i < kShortcutCount; ++i) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextColored({0.95f, 0.8f, 0.4f, 1}, "%s", kShortcuts[i].keys);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(kShortcuts[i].what);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Separator();
+    ImGui::TextUnformatted("Mouse: wheel zooms, drag pans, double-click shows everything;");
+    ImGui::TextUnformatted("on the lanes the wheel scrolls and Ctrl+wheel zooms; hover anything for why.");
+    ImGui::TextUnformatted("Replay: click or drag the ruler to move the cursor. Drop a file on the window to open it.");
+    ImGui::End();
+  }
+}
+
+}  // namespace poolscope::gui

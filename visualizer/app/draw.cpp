@@ -1,0 +1,57 @@
+#include "visualizer/app/draw.h"
+
+namespace poolscope::gui {
+
+void glyph(ImDrawList* dl, Glyph g, ImVec2 at, float r, ImU32 colour) {
+  const float x = at.x, y = at.y;
+  switch (g) {
+    case Glyph::up:
+      dl->AddTriangleFilled({x, y - r}, {x + r, y + r * 0.8f}, {x - r, y + r * 0.8f}, colour);
+      break;
+    case Glyph::down:
+      dl->AddTriangleFilled({x - r, y - r * 0.8f}, {x + r, y - r * 0.8f}, {x, y + r}, colour);
+      break;
+    case Glyph::cross:
+      dl->AddLine({x - r, y - r}, {x + r, y + r}, colour, 2);
+      dl->AddLine({x - r, y + r}, {x + r, y - r}, colour, 2);
+      break;
+    case Glyph::dot:
+      dl->AddCircleFilled(at, r * 0.8f, colour, 10);
+      break;
+    case Glyph::diamond:
+      dl->AddQuadFilled({x, y - r}, {x + r, y}, {x, y + r}, {x - r, y}, colour);
+      break;
+  }
+}
+
+void swatch(plot::Rgba c) {
+  const float h = ImGui::GetTextLineHeight();
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  const float pad = h * 0.2f;
+  ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + pad}, {p.x + h - 2 * pad, p.y + h - pad}, col(c), 2);
+  ImGui::Dummy({h - pad, h});
+  ImGui::SameLine();
+}
+
+void wrapped(const std::string& text, float width) {
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+void dim(const std::string& text, float width) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  wrapped(text, width);
+  ImGui::PopStyleColor();
+}
+
+void help_marker(const char* help, float width) {
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    wrapped(help, width);
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace poolscope::gui

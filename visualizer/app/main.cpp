@@ -1,0 +1,88 @@
+// poolscope-gui: the classroom GUI. Live plots, worker lanes and controls
+// for pool designs running side by side under one scenario, or the replay of
+// a run the runner wrote with --events. See docs/visualizer.md.
+//
+// Exit codes: 0 success; 1 a headless run failed (timeout, unwritable file);
+// 2 bad input or usage; 3 no window could be opened.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "pools/core/duration.h"
+#include "visualizer/app/app.h"
+
+namespace {
+
+using namespace poolscope;
+
+std::int64_t duration_ns(const std::string& text, const std::string& option) {
+  auto d = parse_duration(text);
+  if (!d || d->count() < 0) throw CLI::ValidationError(option, "expected a duration such as 2s or 1500ms");
+  return d->count();
+}
+
+template <class T>
+std::pair<T, T> pair_of(const std::string& text, char sep, const std::string& option) {
+  auto at = text.find(sep);
+  if (at == std::string::npos)
+    throw CLI::ValidationError(option, std::string("expected two values separated by ") + sep);
+  if constexpr (std::is_same_v<T, double>)
+    return {static_cast<double>(duration_ns(text.substr(0, at), option)),
+            static_cast<double>(duration_ns(text.substr(at + 1), option))};
+  else
+    return {static_cast<T>(std::stod(text.substr(0, at))), static_cast<T>(std::stod(text.substr(at + 1)))};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"poolscope-gui: watch worker-pool designs differ, live or replayed"};
+  gui::Options o;
+  std::string file, run_for, at, size, view, hover, palette = "standard";
+  cli.add_option("FILE", file, "a scenario (runs live) or a result written with --events (replays)");
+  cli.add_option("--scenario", o.scenario, "a scenario file, or a shipped scenario's name");
+  cli.add_option("--replay", o.replay, "a result file written by `poolscope run ... --events`");
+  cli.add_option("--run-for", run_for, "headless: run this long in scenario time (e.g. 5s), then screenshot and exit");
+  cli.add_option("--at", at, "replay: put the cursor at this time (e.g. 3s)");
+  cli.add_option("--screenshot", o.screenshot, "write a PNG of the window, then exit");
+  cli.add_option("--save-result", o.save_result, "when the run ends, write its result (with events), then exit");
+  cli.add_option("--bench-frames", o.bench_frames, "render N frames, print the CPU frame time (median, p99), exit");
+  cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1600x1000)");
+  cli.add_option("--ui-scale", o.ui_scale, "scale of fonts and sizes (default: the display's)");
+  cli.add_flag("--presentation", o.presentation, "large fonts, for a projector");
+  cli.add_option("--palette", palette, "standard or colour-blind")->check(CLI::IsMember({"standard", "colour-blind"}));
+  cli.add_option("--tab", o.tab, "side panel: compare, pools or scenario")
+      ->check(CLI::IsMember({"compare", "pools", "scenario"}));
+  cli.add_option("--view", view, "the time range shown, FROM:TO (e.g. 1s:2.5s)");
+  cli.add_option("--hover", hover, "pretend the mouse is at X,Y (for screenshots of tooltips)");
+  cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
+  cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
+  cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
+  cli.add_flag("--no-side-panel", o.no_side_panel, "open with the side panel hidden (H shows it)");
+  cli.add_option("--timeout", o.timeout_s, "headless: give up after this many seconds of wall time (default 120)");
+  try {
+    cli.parse(argc, argv);
+    if (!file.empty()) o.scenario = file;  // a result is recognised by its content and replays
+    if (!run_for.empty()) o.run_for = duration_ns(run_for, "--run-for");
+    if (!at.empty()) o.at = duration_ns(at, "--at");
+    if (!size.empty()) std::tie(o.width, o.height) = pair_of<int>(size, 'x', "--size");
+    if (!view.empty()) o.view = pair_of<double>(view, ':', "--view");
+    if (!hover.empty()) o.hover = pair_of<float>(hover, ',', "--hover");
+    o.colour_blind = palette == "colour-blind";
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e) == 0 ? 0 : 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "poolscope-gui: %s\n", e.what());
+    return 2;
+  }
+  try {
+    gui::App app(o);
+    return app.run();
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "poolscope-gui: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "poolscope-gui: %s\n", e.what());
+    return 3;
+  }
+}

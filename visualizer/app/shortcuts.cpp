@@ -1,0 +1,36 @@
+#include "visualizer/app/shortcuts.h"
+
+#include <GLFW/glfw3.h>
+
+namespace poolscope::gui {
+
+const Shortcut kShortcuts[] = {
+    {Action::start_pause, GLFW_KEY_SPACE, false, "Space", "start, pause or resume the run; play or pause a replay"},
+    {Action::restart, GLFW_KEY_R, false, "R", "run again from the start; rewind a replay"},
+    {Action::stop, GLFW_KEY_S, false, "S", "stop the run (pools shut down at once)"},
+    {Action::step_back, GLFW_KEY_LEFT, false, "Left", "replay: one event back (live: pan left)"},
+    {Action::step_forward, GLFW_KEY_RIGHT, false, "Right", "replay: one event forward (live: pan right)"},
+    {Action::zoom_in, GLFW_KEY_EQUAL, false, "+", "zoom in"},
+    {Action::zoom_out, GLFW_KEY_MINUS, false, "-", "zoom out"},
+    {Action::fit, GLFW_KEY_HOME, false, "Home", "show the whole run"},
+    {Action::follow, GLFW_KEY_F, false, "F", "follow the newest data on or off"},
+    {Action::presentation, GLFW_KEY_P, false, "P", "presentation mode: large fonts for a projector"},
+    {Action::palette, GLFW_KEY_C, false, "C", "colour-blind-safe palette on or off"},
+    {Action::frame_times, GLFW_KEY_T, false, "T", "frame-time overlay"},
+    {Action::lanes_alive, GLFW_KEY_L, false, "L", "lanes: only workers alive in view, or every worker"},
+    {Action::lanes_shorter, GLFW_KEY_LEFT_BRACKET, false, "[", "shorter lanes (more workers on screen)"},
+    {Action::lanes_taller, GLFW_KEY_RIGHT_BRACKET, false, "]", "taller lanes"},
+    {Action::open, GLFW_KEY_O, true, "Ctrl+O", "open a scenario or a result to replay"},
+    {Action::screenshot, GLFW_KEY_F12, false, "F12", "save a PNG screenshot of the window"},
+    {Action::export_trace, GLFW_KEY_E, true, "Ctrl+E", "export the trace for Perfetto / chrome://tracing"},
+    {Action::tab_compare, GLFW_KEY_1, false, "1", "side panel: the comparison table"},
+    {Action::tab_pools, GLFW_KEY_2, false, "2", "side panel: each pool explained, its parameters"},
+    {Action::tab_scenario, GLFW_KEY_3, false, "3", "side panel: the scenario"},
+    {Action::side_panel, GLFW_KEY_H, false, "H", "hide or show the side panel (the timeline takes the window)"},
+    {Action::ui_bigger, GLFW_KEY_EQUAL, true, "Ctrl++", "everything bigger (HiDPI)"},
+    {Action::ui_smaller, GLFW_KEY_MINUS, true, "Ctrl+-", "everything smaller"},
+    {Action::help, GLFW_KEY_UNKNOWN, false, "?", "this overlay (Esc closes it)"},
+};
+const int kShortcutCount = static_cast<int>(sizeof kShortcuts / sizeof kShortcuts[0]);
+
+}  // namespace poolscope::gui

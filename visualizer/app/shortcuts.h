@@ -1,0 +1,46 @@
+// The keyboard shortcuts, listed once: the ? overlay shows this table, the
+// app dispatches on it, docs/visualizer.md copies it.
+#pragma once
+
+namespace poolscope::gui {
+
+enum class Action {
+  start_pause,  // start / pause / resume; play / pause a replay
+  restart,      // run again from the start; rewind a replay
+  stop,
+  step_back,
+  step_forward,
+  zoom_in,
+  zoom_out,
+  fit,
+  follow,
+  presentation,
+  palette,
+  frame_times,
+  lanes_alive,
+  lanes_shorter,
+  lanes_taller,
+  open,
+  screenshot,
+  export_trace,
+  tab_compare,
+  tab_pools,
+  tab_scenario,
+  side_panel,
+  ui_bigger,
+  ui_smaller,
+  help,
+};
+
+struct Shortcut {
+  Action action;
+  int key;  // GLFW key code
+  bool ctrl;
+  const char* keys;  // as the overlay writes it
+  const char* what;
+};
+
+extern const Shortcut kShortcuts[];
+extern const int kShortcutCount;
+
+}  // namespace poolscope::gui

@@ -1,0 +1,74 @@
+// The state the views share (the time axis, the palette, what is shown) and
+// what one frame hands them (Context). Views read a Frame and never reach
+// into a pool; what changes a session is queued in Context::later and run
+// after the frame, outside the engine's metrics lock.
+#pragma once
+
+#include <imgui.h>
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "visualizer/model/frame.h"
+#include "visualizer/model/live.h"
+#include "visualizer/model/replay.h"
+#include "visualizer/plot/axis.h"
+#include "visualizer/plot/palette.h"
+
+namespace poolscope::gui {
+
+enum class Tab { compare, pools, scenario };
+
+struct Ui {
+  plot::TimeAxis axis;
+  plot::PaletteKind palette_kind = plot::PaletteKind::standard;
+  bool presentation = false;      // large fonts, for a projector
+  bool show_help = false;         // the shortcuts overlay
+  bool show_frame_times = false;  // the frame-time overlay
+  bool lanes_alive_only = true;   // lanes only for workers alive somewhere in the view
+  float lane_height = 12;         // px at scale 1
+  Tab tab = Tab::compare;
+  std::optional<Tab> tab_request;  // a tab to bring forward (keys 1 2 3)
+  double replay_speed = 1;         // scenario seconds per wall second while a replay plays
+  std::array<bool, kCounterCount> plots_shown{true, true, true, true, true};
+  std::set<std::size_t> lanes_collapsed;  // pools whose lanes are folded away
+  float scale = 1;                        // the UI scale: sizes in px are multiplied by it
+  bool side_panel = true;                 // the table, the pools explained, the scenario
+  float left_width = 480;                 // the side panel, px at scale 1
+  bool scrubbing = false;                 // the replay cursor was dragged in the last frame
+
+  // This frame's timeline geometry, set by the timeline view for its items.
+  float time_x0 = 0, time_x1 = 1;
+  std::vector<plot::Tick> ticks;
+  std::optional<float> hover_x;  // the mouse, when it is over the timeline
+
+  std::string status;  // the last message: what was saved, what failed
+  bool status_error = false;
+  double status_time = -100;
+
+  const plot::Palette& palette() const { return plot::palette(palette_kind); }
+  plot::TimeMap map() const { return axis.map(time_x0, time_x1); }
+  float px(float v) const { return v * scale; }
+  void say(std::string message, bool error = false) {
+    status = std::move(message);
+    status_error = error;
+    status_time = ImGui::GetTime();
+  }
+};
+
+struct Context {
+  Ui& ui;
+  const Frame& frame;
+  LiveSession* live;  // exactly one of live and replay is set
+  Replay* replay;
+  std::vector<std::function<void()>>& later;  // run after the frame
+
+  // The newest time worth showing: the data's end, or the scenario's when nothing ran yet.
+  double data_end() const;
+};
+
+}  // namespace poolscope::gui

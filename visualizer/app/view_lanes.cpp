@@ -1,0 +1,201 @@
+// Worker lanes: per pool, one row per worker, from its spawn to its exit.
+// Grey while it is alive and idle, its pool's colour while it runs a task
+// (magenta if the task threw), red from the moment it is reaped until it
+// exits. So LIFO reuse (fasthttp, ants: the same few lanes busy, the rest
+// idle until reaped) and FIFO hand-off (gammazero: every lane takes its turn)
+// show at a glance. Rows scroll and fold per pool, only the rows on screen
+// are drawn, and each row only the slices in view (merged below a pixel).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "visualizer/app/draw.h"
+#include "visualizer/app/views.h"
+#include "visualizer/model/describe.h"
+
+namespace poolscope::gui {
+
+namespace {
+
+struct Life {
+  std::int64_t begin, end, reaped;  // reaped < 0: not (yet, at `now`)
+};
+
+Life life(const metrics::WorkerLane& lane, std::int64_t now) {
+  std::int64_t begin = lane.spawned >= 0 ? lane.spawned : lane.slices.empty() ? 0 : lane.slices.front().start;
+  std::int64_t end = lane.exited >= 0 && lane.exited <= now ? lane.exited : now;
+  std::int64_t reaped = lane.reaped >= 0 && lane.reaped <= now ? lane.reaped : -1;
+  return {begin, end, reaped};
+}
+
+void lane_tooltip(const metrics::WorkerLane& lane, const Life& l, std::int64_t t, std::int64_t now, float wrap) {
+  ImGui::BeginTooltip();
+  ImGui::Text("worker %u: %zu tasks", lane.id, lane.slices.size());
+  if (lane.spawned >= 0) {
+    ImGui::Text("spawned at %s", at_time(lane.spawned).c_str());
+    if (lane.spawn_rule != kNoLabel) dim(describe_rule(lane.spawn_rule), wrap);
+  }
+  if (l.reaped >= 0) {
+    ImGui::Text("reaped at %s, after %s idle", at_time(lane.reaped).c_str(), at_time(lane.idle_before_reap).c_str());
+    if (lane.reap_rule != kNoLabel) dim(describe_rule(lane.reap_rule), wrap);
+  }
+  if (lane.exited >= 0 && lane.exited <= now) {
+    ImGui::Text("exited at %s", at_time(lane.exited).c_str());
+    if (lane.exit_rule != kNoLabel) dim(describe_rule(lane.exit_rule), wrap);
+  }
+  ImGui::Separator();
+  if (auto i = plot::slice_at<metrics::TaskSlice>(lane.slices, now, t)) {
+    const metrics::TaskSlice& s = lane.slices[*i];
+    std::int64_t end = plot::slice_end(s, now);
+    ImGui::Text("task %llu: %s to %s (%s)%s", static_cast<unsigned long long>(s.task), at_time(s.start).c_str(),
+                s.end >= 0 && s.end <= now ? at_time(s.end).c_str() : "running", at_time(end - s.start).c_str(),
+                s.threw ? ", threw" : "");
+  } else if (t >= l.begin && t <= l.end) {
+    ImGui::TextUnformatted(l.reaped >= 0 && t >= l.reaped ? "reaped, exiting" : "idle");
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void LanesView::draw(Context& cx, float y, float height) {
+  Ui& ui = cx.ui;
+  const auto& pools = cx.frame.metrics.pools();
+  const plot::Palette& palette = ui.palette();
+  const plot::TimeMap map = ui.map();
+  const std::int64_t now = cx.frame.now;
+  const float header_h = ImGui::GetTextLineHeight() + ui.px(6);
+  const float wrap = ui.px(460);
+
+  // Which workers get a row: those spawned by now (the replay cursor), and
+  // with lanes_alive_only, alive somewhere in the view.
+  rows_.resize(pools.size());
+  for (std::size_t p = 0; p < pools.size(); ++p) {
+    Rows& r = rows_[p];
+    r.lanes.clear();
+    r.alive = r.ever = 0;
+    for (const metrics::WorkerLane& lane : pools[p].lanes()) {
+      Life l = life(lane, now);
+      if (l.begin > now) continue;
+      ++r.ever;
+      if (lane.exited < 0 || lane.exited > now) ++r.alive;
+      if (ui.lanes_alive_only && (static_cast<double>(l.end) < map.t0 || static_cast<double>(l.begin) > map.t1))
+        continue;
+      r.lanes.push_back(&lane);
+    }
+  }
+  // Rows shrink (down to 3 px) to fit the panel before it has to scroll. Each
+  // pool gets a fair share of the room, so one with thousands of workers
+  // (spawn) does not squeeze the one with eight: pools with the fewest rows
+  // take what they need first and leave the rest to the others.
+  std::vector<std::size_t> order;
+  for (std::size_t p = 0; p < pools.size(); ++p)
+    if (!ui.lanes_collapsed.contains(p)) order.push_back(p);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return rows_[a].lanes.size() < rows_[b].lanes.size(); });
+  float room = height - static_cast<float>(pools.size()) * header_h - ui.px(8);
+  const float tallest = std::max(ui.px(3), std::round(ui.px(ui.lane_height)));
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    Rows& r = rows_[order[k]];
+    const float share = room / static_cast<float>(order.size() - k);
+    const float fit = r.lanes.empty() ? tallest : std::floor(share / static_cast<float>(r.lanes.size()));
+    r.row_h = std::clamp(fit, ui.px(3), tallest);
+    room -= r.row_h * static_cast<float>(r.lanes.size());
+  }
+
+  ImGui::SetCursorScreenPos({ImGui::GetCursorScreenPos().x, y});
+  ImGui::BeginChild("lanes", {0, std::max(height, ui.px(60))}, false, ImGuiWindowFlags_NoScrollWithMouse);
+  // The wheel scrolls the rows; with Ctrl it zooms, as it does everywhere else.
+  ImGuiIO& io = ImGui::GetIO();
+  const bool hovered = ImGui::IsWindowHovered();
+  if (hovered && io.MouseWheel != 0 && !io.KeyCtrl) ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseWheel * ui.px(40));
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float clip_top = ImGui::GetWindowPos().y, clip_bottom = clip_top + ImGui::GetWindowHeight();
+  const ImVec2 mouse = io.MousePos;
+  float cy = origin.y;
+  for (std::size_t p = 0; p < pools.size(); ++p) {
+    const metrics::PoolMetrics& pool = pools[p];
+    const Rows& rows = rows_[p];
+    // The pool's header: fold or unfold its rows.
+    const bool folded = ui.lanes_collapsed.contains(p);
+    if (cy + header_h >= clip_top && cy <= clip_bottom) {
+      ImGui::SetCursorScreenPos({origin.x, cy});
+      ImGui::PushID(static_cast<int>(p));
+      if (ImGui::InvisibleButton("fold", {ui.time_x0 - origin.x + ui.px(260), header_h})) {
+        if (folded)
+          ui.lanes_collapsed.erase(p);
+        else
+          ui.lanes_collapsed.insert(p);
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("click to %s %s's lanes\nrows: %s (L to switch)", folded ? "unfold" : "fold",
+                          pool.info().name.c_str(),
+                          ui.lanes_alive_only ? "the workers alive somewhere in view" : "every worker");
+      ImGui::PopID();
+      const float ty = cy + ui.px(3), th = ImGui::GetTextLineHeight();
+      const float ax = origin.x + ui.px(4);
+      if (folded)
+        dl->AddTriangleFilled({ax, ty + th * 0.2f}, {ax + th * 0.6f, ty + th * 0.5f}, {ax, ty + th * 0.8f},
+                              IM_COL32(200, 200, 200, 255));
+      else
+        dl->AddTriangleFilled({ax, ty + th * 0.25f}, {ax + th * 0.6f, ty + th * 0.25f},
+                              {ax + th * 0.3f, ty + th * 0.75f}, IM_COL32(200, 200, 200, 255));
+      dl->AddRectFilled({ax + th, ty + th * 0.2f}, {ax + th * 1.6f, ty + th * 0.8f}, col(palette.pool(p)), 2);
+      char text[200];
+      std::snprintf(text, sizeof text, "%s: %zu workers alive, %zu ever", pool.info().name.c_str(), rows.alive,
+                    rows.ever);
+      dl->AddText({ax + th * 2, ty}, IM_COL32(230, 230, 230, 255), text);
+    }
+    cy += header_h;
+    if (folded) continue;
+
+    const float row_h = rows.row_h;
+    for (const metrics::WorkerLane* lane : rows.lanes) {
+      const float top = cy, bottom = cy + row_h - (row_h >= ui.px(5) ? 1 : 0);
+      cy += row_h;
+      if (bottom < clip_top || top > clip_bottom) continue;
+      const Life l = life(*lane, now);
+      auto x = [&](std::int64_t t) {
+        return static_cast<float>(std::clamp<double>(map.to_x(static_cast<double>(t)), ui.time_x0 - 2, ui.time_x1 + 2));
+      };
+      if (row_h >= ImGui::GetTextLineHeight() * 0.8f) {
+        char id[16];
+        std::snprintf(id, sizeof id, "w%u", lane->id);
+        ImVec2 size = ImGui::CalcTextSize(id);
+        dl->AddText({ui.time_x0 - size.x - ui.px(6), top + (row_h - size.y) * 0.5f}, IM_COL32(150, 150, 160, 255), id);
+      }
+      dl->PushClipRect({ui.time_x0, top}, {ui.time_x1, bottom + 1}, true);
+      // Alive: idle until reaped, then reaped until it exits.
+      const std::int64_t idle_end = l.reaped >= 0 ? l.reaped : l.end;
+      dl->AddRectFilled({x(l.begin), top}, {x(idle_end), bottom}, col(palette.idle));
+      if (l.reaped >= 0)
+        dl->AddRectFilled({x(l.reaped), top}, {std::max(x(l.end), x(l.reaped) + 2), bottom}, col(palette.reaped));
+      plot::visible_spans<metrics::TaskSlice>(lane->slices, now, map, spans_);
+      for (const plot::Span& s : spans_) {
+        const bool threw = s.count == 1 && lane->slices[s.first].threw;
+        dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : palette.pool(p)));
+      }
+      dl->PopClipRect();
+      if (hovered && !dragging_ && mouse.y >= top && mouse.y < top + row_h && mouse.x >= ui.time_x0 &&
+          mouse.x <= ui.time_x1)
+        lane_tooltip(*lane, l, static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap);
+    }
+  }
+  // The rows' full height, for the scroll bar; then the lines across what is visible.
+  ImGui::SetCursorScreenPos({origin.x, cy});
+  ImGui::Dummy({1, ui.px(4)});
+  dl->PushClipRect({ui.time_x0, clip_top}, {ui.time_x1, clip_bottom}, true);
+  time_lines(cx, dl, clip_top, clip_bottom);
+  dl->PopClipRect();
+
+  // Drag to pan, double-click to show everything, Ctrl+wheel to zoom.
+  if (hovered && ImGui::IsMouseClicked(0) && mouse.x >= ui.time_x0) dragging_ = true;
+  if (!ImGui::IsMouseDown(0)) dragging_ = false;
+  if (dragging_ && io.MouseDelta.x != 0) ui.axis.pan(-io.MouseDelta.x * map.ns_per_px());
+  if (hovered && io.KeyCtrl && io.MouseWheel != 0) ui.axis.zoom(std::pow(0.8, io.MouseWheel), map.to_t(mouse.x));
+  if (hovered && ImGui::IsMouseDoubleClicked(0) && mouse.x >= ui.time_x0) fit_all(cx);
+  ImGui::EndChild();
+}
+
+}  // namespace poolscope::gui

@@ -1,0 +1,174 @@
+// Marker rows, one per pool: on the upper track spawns (▲) and reaps (▼,
+// coloured by the mechanism that reaped: cleaner pass, purge tick, idle
+// tick, keep-alive ...); on the lower track refusals (×), throws (●) and
+// drops (◆); the pool's own events (cleaner passes, tuning, state changes)
+// as ticks across the row. Markers closer than a glyph share one; hovering
+// it lists what happened and the rule behind each.
+#include <algorithm>
+#include <optional>
+
+#include "visualizer/app/draw.h"
+#include "visualizer/app/views.h"
+#include "visualizer/model/describe.h"
+
+namespace poolscope::gui {
+
+namespace {
+
+// Which glyph, where, in what colour.
+struct Look {
+  Glyph glyph;
+  bool lower;  // the lower track
+  plot::Rgba colour;
+};
+
+Look look(const plot::Palette& pal, const std::vector<Label>& mechanisms, const metrics::Marker& m, plot::Rgba pool) {
+  switch (m.kind) {
+    case EventKind::worker_spawned:
+      return {Glyph::up, false, pool};
+    case EventKind::worker_reaped:
+      return {Glyph::down, false,
+              pal.mechanism(static_cast<std::size_t>(std::find(mechanisms.begin(), mechanisms.end(), m.rule) -
+                                                     mechanisms.begin()))};
+    case EventKind::task_refused:
+      return {Glyph::cross, true, pal.refused};
+    case EventKind::task_threw:
+      return {Glyph::dot, true, pal.threw};
+    default:  // drops
+      return {Glyph::diamond, true, pal.refused};
+  }
+}
+
+// At most this many markers of a shared glyph are looked at for their kinds.
+constexpr std::size_t kSample = 24;
+
+}  // namespace
+
+float MarkersView::draw(Context& cx, float y, float row_height) {
+  Ui& ui = cx.ui;
+  const auto& pools = cx.frame.metrics.pools();
+  const plot::TimeMap map = ui.map();
+  const plot::Palette& palette = ui.palette();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const float r = row_height * 0.2f, cell = 2.4f * r, wrap = ui.px(460);
+  const float top = y;
+  // Each reaping mechanism of the run gets a colour: pool by pool, in the order they fired.
+  mechanisms_.clear();
+  for (std::size_t p = 0; p < pools.size(); ++p)
+    for (Label rule : cx.frame.index.pool(p).reap_rules)
+      if (std::find(mechanisms_.begin(), mechanisms_.end(), rule) == mechanisms_.end()) mechanisms_.push_back(rule);
+
+  for (std::size_t p = 0; p < pools.size(); ++p) {
+    const metrics::PoolMetrics& pool = pools[p];
+    const PoolIndex& ix = cx.frame.index.pool(p);
+    const ImVec2 r0{ui.time_x0, y}, r1{ui.time_x1, y + row_height - ui.px(2)};
+    dl->AddRectFilled(r0, r1, IM_COL32(28, 28, 33, 255));
+    dl->AddRectFilled({ui.time_x0 - ui.px(106), y + ui.px(5)}, {ui.time_x0 - ui.px(96), y + ui.px(15)},
+                      col(palette.pool(p)), 2);
+    dl->AddText({ui.time_x0 - ui.px(92), y + ui.px(2)}, IM_COL32(220, 220, 220, 255), pool.info().name.c_str());
+    const bool hovered_row =
+        mouse.y >= r0.y && mouse.y < r1.y && ImGui::IsWindowHovered() && !ImGui::IsMouseDragging(0);
+    std::optional<plot::Bucket> hover;
+    int hover_row = 0;
+
+    dl->PushClipRect({r0.x - r, r0.y}, {r1.x + r, r1.y}, true);
+    time_lines(cx, dl, r0.y, r1.y);
+    const std::int64_t end = cx.frame.replay ? cx.frame.now : std::max(cx.frame.now, pool.last_time());
+    for (int row = 0; row < kMarkerRowCount; ++row) {
+      const auto& ids = ix.markers[static_cast<std::size_t>(row)];
+      plot::bucket_markers(ix.marker_times[static_cast<std::size_t>(row)], end, map, cell, buckets_);
+      for (const plot::Bucket& b : buckets_) {
+        if (static_cast<MarkerRow>(row) == MarkerRow::pool) {
+          dl->AddLine({b.x, r0.y + ui.px(1)}, {b.x, r1.y - ui.px(1)}, col(palette.pool_event, 0.5f), ui.px(1));
+          continue;
+        }
+        // Each kind present among the first markers gets its glyph, side by side.
+        unsigned seen = 0;
+        float dx = 0;
+        for (std::size_t k = 0; k < std::min(b.count, kSample); ++k) {
+          const metrics::Marker& m = pool.markers()[ids[b.first + k]];
+          if (m.kind == EventKind::worker_exited) continue;  // the lane shows where a worker ends
+          const unsigned bit = 1u << static_cast<unsigned>(m.kind);
+          if (seen & bit) continue;
+          seen |= bit;
+          Look l = look(palette, mechanisms_, m, palette.pool(p));
+          const float gy = l.lower ? r0.y + (r1.y - r0.y) * 0.72f : r0.y + (r1.y - r0.y) * 0.3f;
+          glyph(dl, l.glyph, {b.x + dx, gy}, b.count > 1 ? r * 1.15f : r, col(l.colour));
+          dx += r * 1.2f;
+        }
+      }
+      if (hovered_row && static_cast<MarkerRow>(row) != MarkerRow::pool) {
+        const bool lower = static_cast<MarkerRow>(row) == MarkerRow::tasks;
+        if (lower == (mouse.y > (r0.y + r1.y) * 0.5f))
+          if (const plot::Bucket* b = plot::bucket_at(buckets_, mouse.x, cell)) {
+            hover = *b;
+            hover_row = row;
+          }
+      }
+      if (hovered_row && !hover && static_cast<MarkerRow>(row) == MarkerRow::pool)
+        if (const plot::Bucket* b = plot::bucket_at(buckets_, mouse.x, ui.px(3))) {
+          hover = *b;
+          hover_row = row;
+        }
+    }
+    dl->PopClipRect();
+
+    if (hover) {
+      const auto& ids = ix.markers[static_cast<std::size_t>(hover_row)];
+      const auto& first = pool.markers()[ids[hover->first]];
+      const auto& last = pool.markers()[ids[hover->first + hover->count - 1]];
+      ImGui::BeginTooltip();
+      swatch(palette.pool(p));
+      if (hover->count == 1)
+        ImGui::Text("%s at %s", pool.info().name.c_str(), plot::format_time(static_cast<double>(first.t)).c_str());
+      else
+        ImGui::Text("%s: %zu events, %s to %s", pool.info().name.c_str(), hover->count,
+                    plot::format_time(static_cast<double>(first.t)).c_str(),
+                    plot::format_time(static_cast<double>(last.t)).c_str());
+      const std::size_t shown = std::min<std::size_t>(hover->count, 6);
+      for (std::size_t k = 0; k < shown; ++k) {
+        const metrics::Marker& m = pool.markers()[ids[hover->first + k]];
+        ImGui::Separator();
+        wrapped((hover->count > 1 ? plot::format_time(static_cast<double>(m.t)) + "  " : "") + describe(m), wrap);
+        if (m.rule != kNoLabel) dim(describe_rule(m.rule), wrap);
+      }
+      if (hover->count > shown) ImGui::TextDisabled("... and %zu more (zoom in)", hover->count - shown);
+      ImGui::EndTooltip();
+    }
+    y += row_height;
+  }
+
+  // The legend: glyphs, and the run's reaping mechanisms with their colours,
+  // on as many lines as it takes.
+  float x = ui.time_x0;
+  const float line = ImGui::GetTextLineHeight();
+  auto item = [&](Glyph g, plot::Rgba c, const std::string& text) {
+    const float width = 2.6f * r + ImGui::CalcTextSize(text.c_str()).x;
+    if (x + width > ui.time_x1 && x > ui.time_x0) {
+      x = ui.time_x0;
+      y += line;
+    }
+    glyph(dl, g, {x + r, y + line * 0.5f + ui.px(1)}, r, col(c));
+    dl->AddText({x + 2.6f * r, y + ui.px(1)}, IM_COL32(180, 180, 190, 255), text.c_str());
+    x += width + ui.px(14);
+  };
+  item(Glyph::up, palette.pool(0), "spawned");
+  for (std::size_t i = 0; i < mechanisms_.size(); ++i)
+    item(Glyph::down, palette.mechanism(i), "reaped: " + std::string(label_code(mechanisms_[i])));
+  if (mechanisms_.empty()) item(Glyph::down, palette.mechanism(0), "reaped");
+  item(Glyph::cross, palette.refused, "refused");
+  item(Glyph::dot, palette.threw, "threw");
+  item(Glyph::diamond, palette.refused, "dropped");
+  const char* ticks = "cleaner pass, tune, state";
+  if (x + ImGui::CalcTextSize(ticks).x + ui.px(5) > ui.time_x1) {
+    x = ui.time_x0;
+    y += line;
+  }
+  dl->AddLine({x, y + ui.px(2)}, {x, y + line}, col(palette.pool_event, 0.7f), ui.px(1));
+  dl->AddText({x + ui.px(5), y + ui.px(1)}, IM_COL32(180, 180, 190, 255), ticks);
+  y += ImGui::GetTextLineHeightWithSpacing() + ui.px(4);
+  return y - top;
+}
+
+}  // namespace poolscope::gui

@@ -1,0 +1,132 @@
+// Counter plots: one per counter (workers, busy, idle, queued, blocked), each
+// pool a step line in its colour, decimated to the pixels it covers. Hovering
+// shows every pool's value at that time, and the change nearest the mouse
+// with the event behind it and the rule that caused it.
+#include <algorithm>
+#include <cmath>
+
+#include "visualizer/app/draw.h"
+#include "visualizer/app/views.h"
+#include "visualizer/model/describe.h"
+
+namespace poolscope::gui {
+
+namespace {
+
+// Where pool p's series ends: the replay cursor, or the newest time of a live run.
+std::int64_t series_end(const Context& cx, const metrics::PoolMetrics& pool) {
+  return cx.frame.replay ? cx.frame.now : std::max(cx.frame.now, pool.last_time());
+}
+
+struct Hit {
+  std::size_t pool, point;
+  float dy;
+};
+
+}  // namespace
+
+float PlotsView::draw(Context& cx, float y, float height) {
+  Ui& ui = cx.ui;
+  const auto& pools = cx.frame.metrics.pools();
+  const plot::TimeMap map = ui.map();
+  const plot::Palette& palette = ui.palette();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const float wrap = ui.px(460);
+
+  ranges_.resize(pools.size());
+  columns_.resize(pools.size());
+  for (std::size_t p = 0; p < pools.size(); ++p)
+    plot::column_ranges(cx.frame.index.pool(p).times, series_end(cx, pools[p]), map, ranges_[p]);
+
+  const float top = y;
+  const float label_x = ui.time_x0 - ui.px(106);
+  for (Counter counter : kCounters) {
+    const auto c = static_cast<int>(counter);
+    if (!ui.plots_shown[static_cast<std::size_t>(c)]) continue;
+    const ImVec2 r0{ui.time_x0, y}, r1{ui.time_x1, y + height - ui.px(3)};
+    dl->AddRectFilled(r0, r1, IM_COL32(28, 28, 33, 255));
+
+    std::uint32_t highest = 0;
+    for (std::size_t p = 0; p < pools.size(); ++p) {
+      plot::decimate_steps(ranges_[p], cx.frame.index.pool(p).values[static_cast<std::size_t>(c)], columns_[p]);
+      highest = std::max(highest, plot::columns_max(columns_[p]));
+    }
+    const plot::ValueMap vm{.vmax = plot::nice_ceiling(highest), .y_top = r0.y + ui.px(3), .y_bottom = r1.y - ui.px(1)};
+
+    // The label column: the counter's name and its value axis.
+    dl->AddText({label_x, y + ui.px(2)}, IM_COL32(230, 230, 230, 255), std::string(counter_name(counter)).c_str());
+    for (const plot::Tick& t : plot::value_ticks(vm, ImGui::GetTextLineHeight() * 1.6f)) {
+      const auto ty = static_cast<float>(t.pos);
+      dl->AddLine({r0.x, ty}, {r1.x, ty}, IM_COL32(255, 255, 255, 14));
+      // Labels stay inside their plot, so neighbouring plots' labels never meet.
+      ImVec2 size = ImGui::CalcTextSize(t.label.c_str());
+      const float ly = std::clamp(ty - size.y * 0.5f, r0.y, r1.y - size.y);
+      dl->AddText({r0.x - size.x - ui.px(4), ly}, IM_COL32(150, 150, 160, 255), t.label.c_str());
+    }
+    dl->PushClipRect(r0, r1, true);
+    time_lines(cx, dl, r0.y, r1.y);
+    for (std::size_t p = 0; p < pools.size(); ++p) {
+      plot::step_line(columns_[p], vm, line_);
+      points_.resize(line_.size());
+      for (std::size_t i = 0; i < line_.size(); ++i) points_[i] = {line_[i].x, line_[i].y};
+      // A whole number of pixels thick: ImGui then anti-aliases with a texture, half the vertices.
+      dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), col(palette.pool(p)), 0,
+                      std::max(1.0f, std::round(ui.px(1.6f))));
+    }
+    dl->PopClipRect();
+
+    // The label's help.
+    if (mouse.x >= label_x && mouse.x < r0.x && mouse.y >= r0.y && mouse.y < r1.y && ImGui::IsWindowHovered()) {
+      ImGui::BeginTooltip();
+      wrapped(std::string(counter_help(counter)), wrap);
+      ImGui::EndTooltip();
+    }
+    // Hover: every pool's value here, and the nearest change with its event and rule.
+    if (mouse.x >= r0.x && mouse.x < r1.x && mouse.y >= r0.y && mouse.y < r1.y && ImGui::IsWindowHovered() &&
+        !ImGui::IsMouseDragging(0)) {
+      const auto t = static_cast<std::int64_t>(map.to_t(mouse.x));
+      std::optional<Hit> hit;
+      for (std::size_t p = 0; p < pools.size(); ++p) {
+        const PoolIndex& ix = cx.frame.index.pool(p);
+        auto i = plot::nearest_change(ix.times, series_end(cx, pools[p]), map, mouse.x, ui.px(6));
+        if (!i) continue;
+        float dy = std::fabs(static_cast<float>(vm.to_y(ix.values[static_cast<std::size_t>(c)][*i])) - mouse.y);
+        if (!hit || dy < hit->dy) hit = Hit{p, *i, dy};
+      }
+      ImGui::BeginTooltip();
+      ImGui::Text("%s at %s", std::string(counter_name(counter)).c_str(),
+                  plot::format_time(static_cast<double>(t)).c_str());
+      for (std::size_t p = 0; p < pools.size(); ++p) {
+        const PoolIndex& ix = cx.frame.index.pool(p);
+        auto i = t <= series_end(cx, pools[p]) ? plot::point_at(ix.times, t) : std::nullopt;
+        swatch(palette.pool(p));
+        if (i)
+          ImGui::Text("%-14s %u", pools[p].info().name.c_str(), ix.values[static_cast<std::size_t>(c)][*i]);
+        else
+          ImGui::Text("%-14s -", pools[p].info().name.c_str());
+      }
+      if (hit) {
+        const PoolIndex& ix = cx.frame.index.pool(hit->pool);
+        const auto& values = ix.values[static_cast<std::size_t>(c)];
+        const float hx = static_cast<float>(map.to_x(static_cast<double>(ix.times[hit->point])));
+        const float hy = static_cast<float>(vm.to_y(values[hit->point]));
+        dl->AddCircle({hx, hy}, ui.px(4), col(palette.pool(hit->pool)), 12, ui.px(1.5f));
+        ImGui::Separator();
+        swatch(palette.pool(hit->pool));
+        ImGui::Text("%s: %u -> %u at %s", pools[hit->pool].info().name.c_str(),
+                    hit->point > 0 ? values[hit->point - 1] : 0u, values[hit->point],
+                    plot::format_time(static_cast<double>(ix.times[hit->point])).c_str());
+        if (const Event* e = cx.frame.index.event_for_point(pools[hit->pool], hit->point, cx.frame.events)) {
+          wrapped(describe(*e), wrap);
+          if (e->rule != kNoLabel) dim(describe_rule(e->rule), wrap);
+        }
+      }
+      ImGui::EndTooltip();
+    }
+    y += height;
+  }
+  return y - top;
+}
+
+}  // namespace poolscope::gui

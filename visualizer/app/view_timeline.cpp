@@ -1,0 +1,121 @@
+// The timeline: the ruler on top, then the counter plots, the marker rows and
+// the worker lanes, all on one TimeAxis, so zooming or panning any of them
+// moves them all.
+#include <algorithm>
+#include <cmath>
+
+#include "visualizer/app/draw.h"
+#include "visualizer/app/views.h"
+
+namespace poolscope::gui {
+
+double Context::data_end() const {
+  if (replay) return static_cast<double>(std::max<std::int64_t>(replay->end_time(), 1'000'000));
+  double end = static_cast<double>(std::max(frame.index.last_time(), frame.now));
+  if (live && live->scenario()) end = std::max(end, static_cast<double>(live->scenario()->duration().count()));
+  return std::max(end, 1e6);
+}
+
+void fit_all(Context& cx) { cx.ui.axis.fit(0, cx.data_end()); }
+
+void navigate(Context& cx, bool wheel_zooms) {
+  ImGuiIO& io = ImGui::GetIO();
+  Ui& ui = cx.ui;
+  const plot::TimeMap map = ui.map();
+  if (ImGui::IsItemHovered()) {
+    if ((wheel_zooms || io.KeyCtrl) && io.MouseWheel != 0)
+      ui.axis.zoom(std::pow(0.8, io.MouseWheel), map.to_t(io.MousePos.x));
+    if (ImGui::IsMouseDoubleClicked(0)) fit_all(cx);
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 0)) ui.axis.pan(-io.MouseDelta.x * map.ns_per_px());
+}
+
+void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
+  const Ui& ui = cx.ui;
+  const plot::TimeMap map = ui.map();
+  for (const plot::Tick& t : ui.ticks) dl->AddLine({float(t.pos), y0}, {float(t.pos), y1}, IM_COL32(255, 255, 255, 18));
+  const auto now_x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
+  if (now_x >= ui.time_x0 && now_x <= ui.time_x1) {
+    if (cx.frame.replay)
+      dl->AddLine({now_x, y0}, {now_x, y1}, col(ui.palette().cursor, 0.85f), ui.px(1.5f));
+    else if (cx.frame.now > 0)
+      dl->AddLine({now_x, y0}, {now_x, y1}, col(ui.palette().cursor, 0.25f));
+  }
+  if (ui.hover_x) dl->AddLine({*ui.hover_x, y0}, {*ui.hover_x, y1}, IM_COL32(255, 255, 255, 60));
+}
+
+void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
+  Ui& ui = cx.ui;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const plot::TimeMap map = ui.map();
+  dl->AddRectFilled({ui.time_x0, at.y}, {ui.time_x1, at.y + height}, IM_COL32(40, 40, 46, 255));
+  for (const plot::Tick& t : ui.ticks) {
+    dl->AddLine({float(t.pos), at.y + height * 0.6f}, {float(t.pos), at.y + height}, IM_COL32(200, 200, 200, 160));
+    dl->AddText({float(t.pos) + ui.px(3), at.y + ui.px(1)}, IM_COL32(200, 200, 200, 255), t.label.c_str());
+  }
+  ImGui::SetCursorScreenPos({ui.time_x0, at.y});
+  ImGui::InvisibleButton("ruler", {std::max(1.0f, ui.time_x1 - ui.time_x0), height});
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", cx.replay ? "click or drag to move the replay cursor; wheel: zoom"
+                                      : "wheel: zoom · drag: pan · double-click: show everything");
+  if (cx.replay) {
+    // The replay cursor follows the mouse while the ruler is held.
+    if (ImGui::IsItemActive()) {
+      ui.scrubbing = true;
+      cx.replay->seek(static_cast<std::int64_t>(map.to_t(ImGui::GetIO().MousePos.x)));
+    }
+    navigate(cx, true);
+    const auto x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
+    if (x >= ui.time_x0 && x <= ui.time_x1) {
+      const float r = height * 0.35f;
+      dl->AddTriangleFilled({x - r, at.y}, {x + r, at.y}, {x, at.y + r * 1.4f}, col(ui.palette().cursor));
+    }
+  } else {
+    navigate(cx, true);
+  }
+  if (ui.hover_x) {
+    std::string label = plot::format_time(map.to_t(*ui.hover_x));
+    ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    float x = std::min(*ui.hover_x + ui.px(4), ui.time_x1 - size.x - ui.px(4));
+    dl->AddRectFilled({x - ui.px(2), at.y}, {x + size.x + ui.px(2), at.y + height}, IM_COL32(70, 70, 80, 255));
+    dl->AddText({x, at.y + ui.px(1)}, IM_COL32(255, 255, 255, 255), label.c_str());
+  }
+}
+
+void TimelineView::draw(Context& cx) {
+  Ui& ui = cx.ui;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ui.time_x0 = origin.x + ui.px(110);
+  ui.time_x1 = std::max(ui.time_x0 + 50, origin.x + avail.x - ui.px(12));
+  ui.axis.update(static_cast<double>(cx.frame.now));
+  ui.ticks = plot::time_ticks(ui.map(), ui.px(110));
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  ui.hover_x.reset();
+  if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows | ImGuiHoveredFlags_AllowWhenBlockedByActiveItem) &&
+      mouse.x >= ui.time_x0 && mouse.x <= ui.time_x1)
+    ui.hover_x = mouse.x;
+
+  const float ruler_h = ImGui::GetTextLineHeight() + ui.px(6);
+  const auto pools = static_cast<float>(cx.frame.metrics.pools().size());
+  const float marker_row = ui.px(22);
+  const float markers_h = pools * marker_row + ImGui::GetTextLineHeightWithSpacing() + ui.px(4);
+  const auto shown = static_cast<float>(std::count(ui.plots_shown.begin(), ui.plots_shown.end(), true));
+  const float rest = avail.y - ruler_h - markers_h;
+  const float plot_h = shown > 0 ? std::clamp(rest * 0.5f / shown, ui.px(44), ui.px(150)) : 0;
+
+  float y = origin.y;
+  ruler(cx, {origin.x, y}, ruler_h);
+  y += ruler_h + ui.px(2);
+  const float items_top = y;
+  y += plots_.draw(cx, y, plot_h);
+  y += markers_.draw(cx, y, marker_row);
+  // Plots and marker rows: one surface for zooming and panning.
+  ImGui::SetCursorScreenPos({ui.time_x0, items_top});
+  ImGui::InvisibleButton("plots", {std::max(1.0f, ui.time_x1 - ui.time_x0), std::max(1.0f, y - items_top)});
+  navigate(cx, true);
+  ImGui::SetCursorScreenPos({origin.x, y});
+  lanes_.draw(cx, y, origin.y + avail.y - y);
+}
+
+}  // namespace poolscope::gui

@@ -1,0 +1,110 @@
+// The views, one file each: the timeline (the ruler, then its items: counter
+// plots, marker rows, worker lanes) on one shared time axis, and the side
+// panel's comparison table, explain panel and scenario page. Each keeps the
+// scratch buffers it draws with, so a frame allocates nothing new.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "visualizer/app/ui.h"
+#include "visualizer/plot/hit_test.h"
+#include "visualizer/plot/step_line.h"
+
+namespace poolscope::gui {
+
+// The counter plots: one per counter, each pool a step line in its colour.
+class PlotsView {
+ public:
+  // Draws the plots shown, `height` px each, from `y`; returns the height used.
+  float draw(Context& cx, float y, float height);
+
+ private:
+  std::vector<std::vector<plot::ColumnRange>> ranges_;  // per pool, shared by its counters
+  std::vector<std::vector<plot::Column>> columns_;      // per pool, for the counter being drawn
+  std::vector<plot::Point> line_;
+  std::vector<ImVec2> points_;
+};
+
+// A row of markers per pool: spawns and reaps (coloured by mechanism),
+// refusals, throws and drops, and the pool's own events as ticks.
+class MarkersView {
+ public:
+  float draw(Context& cx, float y, float row_height);
+
+ private:
+  std::vector<plot::Bucket> buckets_;
+  std::vector<Label> mechanisms_;  // the run's reaping rules: reap glyph colours, in this order
+};
+
+// One row per worker, per pool: alive (idle), running tasks, reaped.
+class LanesView {
+ public:
+  void draw(Context& cx, float y, float height);
+
+ private:
+  struct Rows {
+    std::vector<const metrics::WorkerLane*> lanes;  // the rows shown
+    std::size_t alive = 0, ever = 0;                // as of now
+    float row_h = 0;                                // px
+  };
+  std::vector<Rows> rows_;  // per pool
+  std::vector<plot::Span> spans_;
+  bool dragging_ = false;
+};
+
+// The shared time axis: the ruler, zoom and pan, the replay cursor, and the
+// items above, stacked.
+class TimelineView {
+ public:
+  void draw(Context& cx);
+
+ private:
+  void ruler(Context& cx, ImVec2 at, float height);
+  PlotsView plots_;
+  MarkersView markers_;
+  LanesView lanes_;
+};
+
+// The runner's summary metrics, side by side, refreshed a few times a second.
+class CompareView {
+ public:
+  void draw(Context& cx);
+
+ private:
+  std::vector<metrics::Summary> summaries_;
+  std::uint64_t version_ = ~0ULL;  // the event count they were computed at
+  double computed_at_ = -1;
+};
+
+// Per pool: what its design does, its parameters (editable before the run,
+// the live ones during it), the last rule that fired, the rules seen, its docs.
+class ExplainView {
+ public:
+  void draw(Context& cx);
+  struct TextField {
+    std::string text;
+    bool editing = false;
+  };
+
+ private:
+  std::map<std::string, TextField> text_;  // duration fields, by pool.param
+  std::string add_design_;
+};
+
+// The scenario: its lesson, phases and settings.
+class ScenarioView {
+ public:
+  void draw(Context& cx);
+};
+
+// Zooms on the wheel, pans on a drag, fits on a double-click, over the last item.
+void navigate(Context& cx, bool wheel_zooms);
+// The vertical lines every timeline item draws over itself, from y0 to y1:
+// the grid, the replay cursor or the live edge, and the mouse's time.
+void time_lines(Context& cx, ImDrawList* dl, float y0, float y1);
+// Shows everything there is.
+void fit_all(Context& cx);
+
+}  // namespace poolscope::gui

@@ -1,0 +1,149 @@
+#include "visualizer/model/live.h"
+
+#include <fstream>
+
+#include "pools/core/registry.h"
+
+namespace poolscope::gui {
+
+LiveSession::LiveSession(json document, std::string file, std::filesystem::path base_dir)
+    : doc_(std::move(document)), file_(std::move(file)), base_dir_(std::move(base_dir)) {
+  validate();
+  if (scenario_) {
+    doc_ = scenario_->to_json();  // normalized: every pool named, every default spelled out
+    time_scale_ = scenario_->time_scale;
+  }
+}
+
+LiveSession::~LiveSession() = default;
+
+std::unique_ptr<LiveSession> LiveSession::load(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw scenario::ScenarioError(file.string(), ConfigError("", "cannot open the file"));
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded()) scenario::load_scenario(file);  // throws, naming the position of the syntax error
+  auto s = std::make_unique<LiveSession>(std::move(j), file.string(), file.parent_path());
+  if (!s->scenario_) throw ConfigError("", s->error_);  // it names the file and the JSON path already
+  return s;
+}
+
+void LiveSession::validate() {
+  try {
+    scenario_ = scenario::parse_scenario(doc_, file_, base_dir_);
+    error_.clear();
+  } catch (const std::exception& e) {
+    scenario_.reset();
+    error_ = e.what();
+  }
+}
+
+void LiveSession::set_param(std::size_t pool, const std::string& param, const json& value) {
+  json& config = doc_["pools"][pool]["config"];
+  if (value.is_null())
+    config.erase(param);
+  else
+    config[param] = value;
+  validate();
+}
+
+void LiveSession::set_seed(std::uint64_t seed) {
+  doc_["seed"] = seed;
+  validate();
+}
+
+void LiveSession::add_pool(const std::string& design) {
+  // A name not yet used: the design's, then design-2, design-3 ...
+  auto taken = [&](const std::string& name) {
+    for (const json& p : doc_["pools"])
+      if (p.value("name", p.value("design", "")) == name) return true;
+    return false;
+  };
+  std::string name = design;
+  for (int k = 2; taken(name); ++k) name = design + "-" + std::to_string(k);
+  doc_["pools"].push_back({{"name", name}, {"design", design}, {"config", json::object()}});
+  validate();
+}
+
+void LiveSession::remove_pool(std::size_t pool) {
+  json& pools = doc_["pools"];
+  if (pool < pools.size()) pools.erase(pool);
+  validate();
+}
+
+LiveSession::State LiveSession::state() const {
+  if (!run_) return State::ready;
+  if (run_->finished()) return State::finished;
+  return run_->paused() ? State::paused : State::running;
+}
+
+bool LiveSession::start() {
+  run_.reset();  // stops and joins the previous run, if any
+  index_.reset();
+  tuned_.clear();
+  if (!scenario_) return false;
+  scenario::Scenario s = *scenario_;
+  s.time_scale = time_scale_;
+  // Keep every event: hovering a point names the event behind it, and the
+  // result can be saved for replay.
+  run_ = std::make_unique<scenario::Run>(std::move(s), scenario::RunOptions{.keep_events = true});
+  run_->start();
+  return true;
+}
+
+void LiveSession::pause() {
+  if (run_) run_->pause();
+}
+
+void LiveSession::resume() {
+  if (run_) run_->resume();
+}
+
+void LiveSession::stop() {
+  if (run_) run_->stop();
+}
+
+void LiveSession::set_time_scale(double scale) {
+  if (scale <= 0) return;
+  time_scale_ = scale;
+  doc_["time_scale"] = scale;
+  if (scenario_) scenario_->time_scale = scale;
+  if (run_) run_->set_time_scale(scale);
+}
+
+double LiveSession::progress() const { return run_ ? run_->progress() : 0.0; }
+
+std::string LiveSession::tune(const std::string& pool, const std::string& param, const json& value) {
+  if (!run_ || run_->finished()) return "no run in progress";
+  std::string error;
+  bool running = run_->with_pool(pool, [&](Pool& p) {
+    try {
+      Registry::global().tune(p, param, value);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  if (!running) return "pool '" + pool + "' is not running now";
+  if (error.empty()) tuned_[pool][param] = value;
+  return error;
+}
+
+void LiveSession::with_frame(const std::function<void(const Frame&)>& f) {
+  if (!run_) {
+    static const metrics::RunMetrics empty;
+    index_.reset();
+    f(Frame{.metrics = empty, .index = index_, .events = {}, .now = 0, .replay = false, .at_now = empty});
+    return;
+  }
+  auto now = run_->now().count();
+  run_->with_metrics([&](const metrics::RunMetrics& m) {
+    index_.sync(m, m.events());
+    f(Frame{.metrics = m,
+            .index = index_,
+            .events = m.events(),
+            .now = std::max(now, index_.last_time()),
+            .replay = false,
+            .at_now = m});
+  });
+}
+
+}  // namespace poolscope::gui

@@ -1,0 +1,86 @@
+// poolscope-screenshot-check: does a screenshot of poolscope-gui show a run?
+// Checks that the image is not blank (many distinct colours, most of them not
+// the background) and that each of the first N pool colours of the palette
+// covers at least a few pixels, i.e. each pool's series was drawn.
+//
+//   poolscope-screenshot-check shot.png --pools 2 [--palette colour-blind] [--min-pixels 1500]
+//
+// Exit codes: 0 the image passes; 1 it does not; 2 bad usage or unreadable file.
+#include <stb_image.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "visualizer/plot/palette.h"
+
+namespace {
+
+using poolscope::plot::Rgba;
+
+bool near(const unsigned char* p, Rgba c, int tolerance) {
+  return std::abs(p[0] - c.r) <= tolerance && std::abs(p[1] - c.g) <= tolerance && std::abs(p[2] - c.b) <= tolerance;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string file;
+  int pools = 1, min_pixels = 1500;  // the swatches beside the names cover a few hundred: more means series and lanes
+  auto kind = poolscope::plot::PaletteKind::standard;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--pools" && i + 1 < argc) {
+      pools = std::atoi(argv[++i]);
+    } else if (a == "--min-pixels" && i + 1 < argc) {
+      min_pixels = std::atoi(argv[++i]);
+    } else if (a == "--palette" && i + 1 < argc) {
+      kind = std::string(argv[++i]) == "colour-blind" ? poolscope::plot::PaletteKind::colour_blind_safe
+                                                      : poolscope::plot::PaletteKind::standard;
+    } else if (file.empty() && a[0] != '-') {
+      file = a;
+    } else {
+      std::fprintf(
+          stderr, "usage: poolscope-screenshot-check FILE.png [--pools N] [--palette colour-blind] [--min-pixels N]\n");
+      return 2;
+    }
+  }
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(file.c_str(), &w, &h, &channels, 3);
+  if (!pixels) {
+    std::fprintf(stderr, "poolscope-screenshot-check: cannot read %s: %s\n", file.c_str(), stbi_failure_reason());
+    return 2;
+  }
+  const auto n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  std::set<unsigned> distinct;
+  std::size_t like_corner = 0;
+  const unsigned char* corner = pixels + (n - 1) * 3;  // the background, bottom right
+  const auto& palette = poolscope::plot::palette(kind);
+  std::vector<std::size_t> hits(static_cast<std::size_t>(pools), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char* p = pixels + i * 3;
+    distinct.insert(static_cast<unsigned>(p[0]) << 16 | static_cast<unsigned>(p[1]) << 8 | p[2]);
+    if (p[0] == corner[0] && p[1] == corner[1] && p[2] == corner[2]) ++like_corner;
+    for (int k = 0; k < pools; ++k)
+      if (near(p, palette.pool(static_cast<std::size_t>(k)), 6)) ++hits[static_cast<std::size_t>(k)];
+  }
+  stbi_image_free(pixels);
+
+  bool ok = true;
+  std::printf("%s: %dx%d, %zu distinct colours, %.1f%% background\n", file.c_str(), w, h, distinct.size(),
+              100.0 * static_cast<double>(like_corner) / static_cast<double>(n));
+  if (distinct.size() < 64 || like_corner > n * 95 / 100) {
+    std::printf("FAIL: the image is (nearly) blank\n");
+    ok = false;
+  }
+  for (int k = 0; k < pools; ++k) {
+    Rgba c = palette.pool(static_cast<std::size_t>(k));
+    bool found = hits[static_cast<std::size_t>(k)] >= static_cast<std::size_t>(min_pixels);
+    std::printf("%s: pool %d's colour #%02x%02x%02x covers %zu pixels\n", found ? "ok" : "FAIL", k + 1, c.r, c.g, c.b,
+                hits[static_cast<std::size_t>(k)]);
+    ok = ok && found;
+  }
+  return ok ? 0 : 1;
+}
