@@ -107,7 +107,8 @@ bool ManualClock::await_waiters(std::size_t n, std::chrono::milliseconds limit) 
 
 // --- AdjustableClock ------------------------------------------------------------
 
-AdjustableClock::AdjustableClock(double scale) : base_wall_(std::chrono::steady_clock::now()), scale_(scale) {}
+AdjustableClock::AdjustableClock(double scale, bool paused)
+    : base_wall_(std::chrono::steady_clock::now()), scale_(scale), paused_(paused) {}
 
 Time AdjustableClock::now_locked() const {
   if (paused_) return base_;

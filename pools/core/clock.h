@@ -125,7 +125,8 @@ class ManualClock final : public Clock {
 // wall-clock deadline under the old speed is woken to compute it again).
 class AdjustableClock final : public Clock {
  public:
-  explicit AdjustableClock(double scale = 1.0);
+  // Starts at time 0, running, or paused there when `paused`.
+  explicit AdjustableClock(double scale = 1.0, bool paused = false);
   Time now() const override;
   std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override;
 

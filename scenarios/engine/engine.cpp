@@ -234,7 +234,14 @@ void Run::control() {
 }
 
 void Run::run_segment(const std::vector<std::size_t>& indices) {
-  auto clock = std::make_shared<AdjustableClock>(scale_);
+  std::shared_ptr<AdjustableClock> clock;
+  {
+    // Published as soon as it exists, and born paused if the run is, so that
+    // scenario time never moves unseen (now() reads 0 until then).
+    std::lock_guard g(m_);
+    clock = std::make_shared<AdjustableClock>(scale_, paused_);
+    clock_ = clock;
+  }
   std::vector<std::unique_ptr<Driver>> drivers;
   ProcessSample before = sample_process();
   std::size_t threads_before = threads_created();
@@ -259,9 +266,6 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
   }
   {
     std::lock_guard g(m_);
-    clock_ = clock;
-    clock->set_scale(scale_);
-    if (paused_) clock->pause();
     for (auto& d : drivers) live_.push_back(d.get());
   }
   const auto submitters = static_cast<std::size_t>(scenario_.submitters);
