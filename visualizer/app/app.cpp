@@ -126,6 +126,7 @@ void App::open_scenario(std::unique_ptr<LiveSession> session) {
 void App::show_scenario() {
   ui_.axis.set_follow(true);
   const double d = live_->scenario() ? static_cast<double>(live_->scenario()->duration().count()) : 10e9;
+  if (live_->scenario()) ui_.fit_side_panel(live_->scenario()->pools.size());
   ui_.axis.fit(0, d);
 }
 
@@ -139,6 +140,7 @@ void App::open_replay(std::unique_ptr<Replay> replay) {
   replay_ = std::move(replay);
   ui_.axis.set_follow(false);
   ui_.axis.fit(0, static_cast<double>(std::max<std::int64_t>(replay_->end_time(), 1'000'000)));
+  ui_.fit_side_panel(replay_->file().pools.size());
   replay_->seek(replay_->end_time());  // the whole run first; then rewind, play or step
   ui_.say("replaying " + replay_->file().file + ": " + std::to_string(replay_->size()) + " events");
 }

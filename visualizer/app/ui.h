@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <optional>
@@ -39,6 +40,9 @@ struct Ui {
   float scale = 1;                        // the UI scale: sizes in px are multiplied by it
   bool side_panel = true;                 // the table, the pools explained, the scenario
   float left_width = 480;                 // the side panel, px at scale 1
+  // Widens the side panel (never narrows it) so the comparison table shows
+  // `pools` columns with their names whole.
+  void fit_side_panel(std::size_t pools) { left_width = std::max(left_width, 130.0f + 96.0f * static_cast<float>(pools)); }
   bool scrubbing = false;                 // the replay cursor was dragged in the last frame
 
   // This frame's timeline geometry, set by the timeline view for its items.
