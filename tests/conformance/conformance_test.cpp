@@ -192,11 +192,15 @@ TEST_CASE("conformance: shutdown-now drops what waits and accounts for every tas
   gate.await_arrivals(1);
   // Wait until the submitter has finished or is blocked and the pool is still:
   // then exactly state().queued tasks wait, and shutdown-now must drop them all.
+  // Still means more than one quiet snapshot: every busy worker is parked at
+  // the gate (a thread started but not yet at its first wait counts as busy),
+  // and no idle worker is about to take a queued task.
   await_condition(
       [&] {
         rig.log.sync();
         Counters c = rig.pool->state();
-        return (submitter.done || c.blocked > 0) && c == rig.log.last_counters(rig.id());
+        return (submitter.done || c.blocked > 0) && c == rig.log.last_counters(rig.id()) &&
+               static_cast<int>(c.busy) == gate.arrived() && (c.queued == 0 || c.busy == c.workers);
       },
       "submissions settled");
   const std::uint32_t waiting = rig.pool->state().queued;

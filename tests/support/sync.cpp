@@ -35,7 +35,7 @@ void Gate::pass() {
   arrived_.fetch_add(1);
   std::unique_lock lock(m_);
   // Not a Catch assertion: this runs on pool threads, where Catch may not report.
-  if (!cv_.wait_for(lock, kSafetyLimit, [&] { return open_; })) std::terminate();
+  if (!cv_.wait_for(lock, kGateLimit, [&] { return open_; })) std::terminate();
 }
 
 std::function<void()> Gate::task() {

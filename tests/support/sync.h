@@ -18,6 +18,11 @@ namespace poolscope::test {
 // reaching it fails the test.
 inline constexpr std::chrono::seconds kSafetyLimit{20};
 
+// How long a task waits at a Gate before it aborts the test binary (pool
+// threads cannot fail a Catch test). Longer than a chain of test-side waits,
+// so that those fail first, with the design's name in the report.
+inline constexpr std::chrono::seconds kGateLimit = 3 * kSafetyLimit;
+
 // Waits for the next event matching `pred` (see TraceLog::wait_for) and fails
 // the test, naming `what`, if none comes within the safety limit.
 Event await_event(TraceLog& log, const TraceLog::Pred& pred, const std::string& what);
@@ -31,7 +36,7 @@ class Gate {
  public:
   void open();
   bool is_open() const;
-  // Blocks until open() (or fails the test after the safety limit).
+  // Blocks until open(); aborts the test binary after kGateLimit.
   void pass();
   // A task that arrives at the gate, waits for it to open, then returns.
   std::function<void()> task();
