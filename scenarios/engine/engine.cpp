@@ -102,13 +102,15 @@ struct Run::Driver {
     const ClientPlan& plan = run.workload_.clients[c];
     ClientStream stream(run.scenario_.phases[plan.phase], plan.seed);
     if (sleep_until(plan.start)) {
-      while (clock.now() < plan.end) {
+      // The first task is due at the phase's start, like a scheduled arrival:
+      // a client thread that got the CPU late still submits it.
+      do {
         const TaskInstance& task = client_tasks[c].emplace_back(stream.next_task());
         auto done = std::make_shared<Countdown>(1);
         if (pool->submit(make_runnable(task, ctx, done), SubmitOptions{task.priority}).accepted())
           done->wait(ctx.cancel);
         if (!sleep_until(std::min(plan.end, clock.now() + stream.next_think()))) break;
-      }
+      } while (clock.now() < plan.end);
     }
     active--;
   }
