@@ -14,6 +14,7 @@
 
 #include "bench/measure.h"
 #include "bench/targets.h"
+#include "scenarios/engine/process_stats.h"
 
 namespace poolscope::bench {
 namespace {
@@ -138,6 +139,7 @@ void wakeup(benchmark::State& state, const Target& target) {
 // to the last task's end, over the floor (tasks x 10 ms / workers = 200 ms).
 void sleep_bound(benchmark::State& state, const Target& target) {
   const auto threads_before = threads_created();
+  const double cpu_before = scenario::sample_process().cpu_seconds;
   PeakRss rss;
   for (auto _ : state) {
     std::unique_ptr<Executor> ex;
@@ -161,6 +163,9 @@ void sleep_bound(benchmark::State& state, const Target& target) {
   const double floor_s = static_cast<double>(kSleepTasks) * 0.010 / kSleepWorkers;
   state.counters["floor_ms"] = floor_s * 1e3;
   state.counters["peak_rss_mb"] = rss.peak_mb_above_start();
+  // Every thread's CPU time, shutdowns included: two cores give 2 s a second.
+  state.counters["cpu_s"] =
+      (scenario::sample_process().cpu_seconds - cpu_before) / static_cast<double>(state.iterations());
   state.counters["threads_created"] =
       static_cast<double>(threads_created() - threads_before) / static_cast<double>(state.iterations());
 }

@@ -139,13 +139,15 @@ def main(argv):
 
     # 3. sleep-bound
     t = Table("Sleep-bound: 100,000 tasks x 10 ms, at most 5,000 workers (floor 200 ms)",
-              ["pool", "time (ms)", "÷ floor", "peak RSS above start (MB)", "threads created"], markdown)
+              ["pool", "time (ms)", "÷ floor", "CPU (s, all threads)", "peak RSS above start (MB)", "threads created"],
+              markdown)
     for name in refs + designs:
         k = f"sleep/{name}"
         if k not in by:
             continue
         ms = get(k, "real_time")
-        t.add(name, fmt(ms), ratio(ms, get(k, "floor_ms")), fmt(get(k, "peak_rss_mb"), 1), fmt(get(k, "threads_created")))
+        t.add(name, fmt(ms), ratio(ms, get(k, "floor_ms")), fmt(get(k, "cpu_s"), 2), fmt(get(k, "peak_rss_mb"), 1),
+              fmt(get(k, "threads_created")))
     t.print()
 
     # 4. churn
