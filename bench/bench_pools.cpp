@@ -21,11 +21,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// 1,000,000 tasks, unless a probe of 10,000 says that takes more than
-// kDispatchBudget: a design paying a futex wake-up per task (20-30 us here)
-// would need half a minute a run. The row says how many tasks it ran.
-constexpr std::int64_t kDispatchTasks = 1'000'000, kDispatchProbe = 10'000, kDispatchMin = 20'000;
-constexpr auto kDispatchBudget = 400ms;
+// 1,000,000 tasks, unless a probe of 2,000 says that takes more than
+// kDispatchBudget: a design paying futex wake-ups on every task (10-60 us a
+// task here) would need a minute a run. The row says how many tasks it ran.
+constexpr std::int64_t kDispatchTasks = 1'000'000, kDispatchProbe = 2'000, kDispatchMin = 5'000;
+constexpr auto kDispatchBudget = 300ms;
 
 constexpr int kWakeSamples = 1000;
 constexpr auto kWakeGap = 100us;  // long enough for the worker to park again
