@@ -109,14 +109,16 @@ def main(argv):
     for s in (1, 2):
         t = Table(f"Saturated dispatch, {s} submitter{'s' if s > 1 else ''}: ns per no-op task "
                   f"(ratios: design / reference; <1 is faster)",
-                  ["pool", "1 worker", "2 workers", "tasks run", "context switches per task (1w / 2w)"] +
+                  ["pool", "1 worker", "2 workers", "tasks run", "context switches per task (1w / 2w)",
+                   "refusals per task (1w / 2w)"] +
                   [f"÷{r} (1w / 2w)" for r in refs] + (["÷Go/Java original (1w / 2w)"] if s == 1 else []),
                   markdown)
         for name in refs + designs:
             k1, k2 = f"dispatch/{name}/w:1/s:{s}/trace:off", f"dispatch/{name}/w:2/s:{s}/trace:off"
             n1, n2 = get(k1, "ns_per_task"), get(k2, "ns_per_task")
             row = [name, fmt(n1), fmt(n2), fmt(min(x for x in (get(k1, "tasks"), get(k2, "tasks")) if x) if n1 else None),
-                   f"{fmt(get(k1, 'switches_per_task'), 2)} / {fmt(get(k2, 'switches_per_task'), 2)}"]
+                   f"{fmt(get(k1, 'switches_per_task'), 2)} / {fmt(get(k2, 'switches_per_task'), 2)}",
+                   f"{fmt(get(k1, 'refused_per_task'), 1)} / {fmt(get(k2, 'refused_per_task'), 1)}"]
             for r in refs:
                 row.append(f"{ratio(n1, get(f'dispatch/{r}/w:1/s:{s}/trace:off', 'ns_per_task'))} / "
                            f"{ratio(n2, get(f'dispatch/{r}/w:2/s:{s}/trace:off', 'ns_per_task'))}")
