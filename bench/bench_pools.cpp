@@ -1,0 +1,303 @@
+// Every registered design beside the references, under the issue's
+// workloads (docs/performance.md reads the results as ratios):
+//   dispatch/  1,000,000 no-op tasks, 1 or 2 workers, 1 or 2 submitters, tracing off or on
+//   wakeup/    an idle pool, one task at a time: submit -> start, p50 and p99
+//   sleep/     100,000 tasks of 10 ms on at most 5,000 workers: time over the 200 ms floor, peak RSS, threads
+//   churn/     bursts and idle gaps that make a pool grow and reap: threads created per 1,000 tasks
+//   machine/   the machine's limits: a cross-core futex hand-off, thread create + join
+// Run it through scripts/bench, which prints the ratios.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <latch>
+#include <thread>
+
+#include "bench/measure.h"
+#include "bench/targets.h"
+#include "scenarios/engine/process_stats.h"
+
+namespace poolscope::bench {
+namespace {
+
+using namespace std::chrono_literals;
+
+// 1,000,000 tasks, unless a probe of 2,000 says that takes more than
+// kDispatchBudget: a design paying futex wake-ups on every task (10-60 us a
+// task here) would need a minute a run. The row says how many tasks it ran.
+constexpr std::int64_t kDispatchTasks = 1'000'000, kDispatchProbe = 2'000, kDispatchMin = 5'000;
+constexpr auto kDispatchBudget = 300ms;
+
+constexpr int kWakeSamples = 1000;
+constexpr auto kWakeGap = 100us;  // long enough for the worker to park again
+
+constexpr std::int64_t kSleepTasks = 100'000;
+constexpr int kSleepWorkers = 5'000;
+constexpr auto kSleepTask = 10ms;
+
+constexpr int kChurnWorkers = 8;
+constexpr int kChurnBurst = 64;  // tasks of 1 ms: enough to grow to kChurnWorkers
+constexpr int kChurnCycles = 5;
+constexpr double kChurnScale = 1000;  // pool time runs 1000x: java's 60 s keep-alive passes in 60 ms
+constexpr auto kChurnIdle = 100ms;    // wall time between bursts: every design's idle limit passes
+
+// Context switches of the whole process so far (every thread's, voluntary or not).
+double context_switches() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_nvcsw + u.ru_nivcsw);
+}
+
+void fail(benchmark::State& state, const std::exception& e) {
+  state.SkipWithError(e.what());
+  for (auto _ : state) {
+  }
+}
+
+// N submitters share `tasks` no-op tasks (each ticks the countdown); the
+// benchmark thread is submitter 0 and then waits for the last tick.
+std::uint64_t run_tasks(Executor& ex, std::int64_t tasks, int submitters) {
+  Countdown done(tasks);
+  auto task = [&done] { done.tick(); };
+  std::latch go(submitters);
+  std::atomic<std::uint64_t> refused{0};
+  auto submit_share = [&](int i) {
+    std::uint64_t r = 0;
+    go.arrive_and_wait();
+    for (std::int64_t n = tasks * i / submitters; n < tasks * (i + 1) / submitters; ++n) r += execute(ex, task);
+    refused += r;
+  };
+  std::vector<std::jthread> helpers;
+  for (int i = 1; i < submitters; ++i) helpers.emplace_back(submit_share, i);
+  submit_share(0);
+  done.wait();
+  return refused;
+}
+
+void dispatch(benchmark::State& state, const Target& target, int workers, int submitters, bool traced) {
+  Tracing tracing(traced);
+  std::unique_ptr<Executor> ex;
+  try {
+    ex = target.make(workers, Purpose::fixed, tracing.target());
+  } catch (const std::exception& e) {
+    return fail(state, e);
+  }
+  auto t0 = now_ns();
+  run_tasks(*ex, kDispatchProbe, submitters);  // also starts lazily started workers
+  const double probe_ns = static_cast<double>(now_ns() - t0) / kDispatchProbe;
+  const auto tasks =
+      std::clamp(static_cast<std::int64_t>(static_cast<double>(Nanos(kDispatchBudget).count()) / probe_ns),
+                 kDispatchMin, kDispatchTasks);
+  std::uint64_t refused = 0;
+  std::int64_t elapsed = 0;
+  const double switches_before = context_switches();
+  for (auto _ : state) {
+    auto start = now_ns();
+    refused += run_tasks(*ex, tasks, submitters);
+    elapsed += now_ns() - start;
+  }
+  const double switches = context_switches() - switches_before;
+  ex->shutdown();
+  state.counters["tasks"] = static_cast<double>(tasks);
+  state.counters["switches_per_task"] = switches / static_cast<double>(tasks * state.iterations());
+  state.counters["ns_per_task"] = static_cast<double>(elapsed) / static_cast<double>(tasks * state.iterations());
+  state.counters["refused_per_task"] = static_cast<double>(refused) / static_cast<double>(tasks * state.iterations());
+  if (traced) state.counters["events_dropped"] = static_cast<double>(tracing.dropped());
+}
+
+// One task at a time into an idle pool of one worker; the task stamps its
+// start. The submitter spins meanwhile (it keeps its core, as in the
+// originals' runs), and between samples, so the worker parks again.
+void wakeup(benchmark::State& state, const Target& target) {
+  std::unique_ptr<Executor> ex;
+  try {
+    ex = target.make(1, Purpose::fixed, {});
+  } catch (const std::exception& e) {
+    return fail(state, e);
+  }
+  std::vector<std::int64_t> latency;
+  auto sample = [&] {
+    std::atomic<std::int64_t> started{0};
+    spin_for(kWakeGap);
+    auto t0 = now_ns();
+    execute(*ex, [&started] { started.store(now_ns(), std::memory_order_release); });
+    std::int64_t t1;
+    while ((t1 = started.load(std::memory_order_acquire)) == 0) {
+    }
+    return t1 - t0;
+  };
+  for (int i = 0; i < 10; ++i) sample();  // lazily started workers start here
+  for (auto _ : state) {
+    latency.clear();
+    for (int i = 0; i < kWakeSamples; ++i) latency.push_back(sample());
+  }
+  ex->shutdown();
+  state.counters["p50_us"] = quantile(latency, 0.50) / 1e3;
+  state.counters["p99_us"] = quantile(latency, 0.99) / 1e3;
+}
+
+// The ants README benchmark on this machine: the time from the first submit
+// to the last task's end, over the floor (tasks x 10 ms / workers = 200 ms).
+void sleep_bound(benchmark::State& state, const Target& target) {
+  const auto threads_before = threads_created();
+  const double cpu_before = scenario::sample_process().cpu_seconds;
+  PeakRss rss;
+  for (auto _ : state) {
+    std::unique_ptr<Executor> ex;
+    try {
+      ex = target.make(kSleepWorkers, Purpose::fixed, {});
+    } catch (const std::exception& e) {
+      return fail(state, e);
+    }
+    Countdown done(kSleepTasks);
+    for (std::int64_t i = 0; i < kSleepTasks; ++i)
+      execute(*ex, [&done] {
+        std::this_thread::sleep_for(kSleepTask);
+        done.tick();
+      });
+    done.wait();
+    state.PauseTiming();
+    ex->shutdown();  // joining 5,000 threads is not the workload's time
+    ex.reset();
+    state.ResumeTiming();
+  }
+  const double floor_s = static_cast<double>(kSleepTasks) * 0.010 / kSleepWorkers;
+  state.counters["floor_ms"] = floor_s * 1e3;
+  state.counters["peak_rss_mb"] = rss.peak_mb_above_start();
+  // Every thread's CPU time, shutdowns included: two cores give 2 s a second.
+  state.counters["cpu_s"] =
+      (scenario::sample_process().cpu_seconds - cpu_before) / static_cast<double>(state.iterations());
+  state.counters["threads_created"] =
+      static_cast<double>(threads_created() - threads_before) / static_cast<double>(state.iterations());
+}
+
+// Bursts of kChurnBurst tasks of 1 ms, each followed by an idle gap longer
+// than the design's idle limit on a clock running kChurnScale times faster.
+// Threads created per 1,000 tasks says how much of the pool is rebuilt.
+void churn(benchmark::State& state, const Target& target) {
+  SteadyClock clock(kChurnScale);
+  std::unique_ptr<Executor> ex;
+  try {
+    ex = target.make(kChurnWorkers, Purpose::churn, TraceTarget{.clock = &clock});
+  } catch (const std::exception& e) {
+    return fail(state, e);
+  }
+  const auto threads_before = threads_created();
+  std::int64_t burst_ns = 0;
+  for (auto _ : state) {
+    for (int c = 0; c < kChurnCycles; ++c) {
+      auto t0 = now_ns();
+      Countdown done(kChurnBurst);
+      for (int i = 0; i < kChurnBurst; ++i)
+        execute(*ex, [&done] {
+          std::this_thread::sleep_for(1ms);
+          done.tick();
+        });
+      done.wait();
+      burst_ns += now_ns() - t0;
+      std::this_thread::sleep_for(kChurnIdle);
+    }
+  }
+  ex->shutdown();
+  const double tasks = static_cast<double>(kChurnBurst) * kChurnCycles * static_cast<double>(state.iterations());
+  state.counters["threads_per_1k_tasks"] = static_cast<double>(threads_created() - threads_before) * 1000 / tasks;
+  // The floor is 8 ms a burst (64 tasks of 1 ms on 8 workers).
+  state.counters["burst_ms"] = static_cast<double>(burst_ns) / 1e6 / (kChurnCycles * state.iterations());
+}
+
+// A cross-core futex hand-off: the benchmark thread stores and notifies, a
+// parked thread wakes and stamps the time. The floor for any pool's wake-up.
+void handoff(benchmark::State& state) {
+  std::atomic<std::int64_t> go{0}, woke{0};
+  std::jthread waiter([&] {
+    for (std::int64_t seen = 0;;) {
+      go.wait(seen, std::memory_order_acquire);
+      seen = go.load(std::memory_order_acquire);
+      if (seen < 0) return;
+      woke.store(now_ns(), std::memory_order_release);
+    }
+  });
+  std::vector<std::int64_t> latency;
+  for (auto _ : state) {
+    latency.clear();
+    for (int i = 1; i <= kWakeSamples; ++i) {
+      spin_for(kWakeGap);
+      woke.store(0, std::memory_order_relaxed);
+      auto t0 = now_ns();
+      go.store(i, std::memory_order_release);
+      go.notify_one();
+      std::int64_t t1;
+      while ((t1 = woke.load(std::memory_order_acquire)) == 0) {
+      }
+      latency.push_back(t1 - t0);
+    }
+  }
+  go.store(-1, std::memory_order_release);
+  go.notify_one();
+  state.counters["p50_us"] = quantile(latency, 0.50) / 1e3;
+  state.counters["p99_us"] = quantile(latency, 0.99) / 1e3;
+}
+
+void thread_create_join(benchmark::State& state) {
+  for (auto _ : state) Thread("bench", [] {}).join();
+}
+
+void clock_read(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(std::chrono::steady_clock::now());
+}
+
+void register_all() {
+  using benchmark::RegisterBenchmark;
+  RegisterBenchmark("machine/clock_read", clock_read);
+  RegisterBenchmark("machine/thread_create_join", thread_create_join)->UseRealTime();
+  RegisterBenchmark("machine/handoff", handoff)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+  static const std::vector<Target> all = targets();
+  for (const Target& t : all) {
+    for (bool traced : {false, true}) {
+      if (traced && t.reference) continue;
+      for (int submitters : {1, 2}) {
+        if (traced && submitters == 2) continue;
+        for (int workers : {1, 2}) {
+          std::string name = "dispatch/" + t.name + "/w:" + std::to_string(workers) +
+                             "/s:" + std::to_string(submitters) + (traced ? "/trace:on" : "/trace:off");
+          RegisterBenchmark(name.c_str(), [&t, workers, submitters, traced](
+                                              benchmark::State& s) { dispatch(s, t, workers, submitters, traced); })
+              ->Iterations(1)
+              ->UseRealTime()
+              ->Unit(benchmark::kMillisecond);
+        }
+      }
+    }
+  }
+  for (const Target& t : all)
+    RegisterBenchmark(("wakeup/" + t.name).c_str(), [&t](benchmark::State& s) { wakeup(s, t); })
+        ->Iterations(1)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  for (const Target& t : all) {
+    if (t.name == "tbb") continue;  // TBB caps its workers at the core count: 500 s, not 200 ms
+    RegisterBenchmark(("sleep/" + t.name).c_str(), [&t](benchmark::State& s) { sleep_bound(s, t); })
+        ->Iterations(1)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (const Target& t : all) {
+    if (t.reference) continue;
+    RegisterBenchmark(("churn/" + t.name).c_str(), [&t](benchmark::State& s) { churn(s, t); })
+        ->Iterations(1)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace
+}  // namespace poolscope::bench
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  poolscope::bench::register_all();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

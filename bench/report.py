@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Prints the benchmark results as ratios (docs/performance.md explains them).
+
+Reads the Google Benchmark JSON files that scripts/bench writes into one
+directory and takes, for every benchmark, the median of its repetitions.
+
+    bench/report.py build-release/bench            plain-text tables
+    bench/report.py build-release/bench --markdown the same, for docs/performance.md
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+# What the originals do on a 2-vCPU machine (issue 10), ns per no-op task
+# with 1 / 2 workers and 1 submitter.
+ORIGINALS = {
+    "ants": ("ants", 875, 1081),
+    "ants-multi": ("ants", 875, 1081),
+    "gammazero": ("gammazero", 1025, 995),
+    "fasthttp": ("fasthttp, yielding", 980, 866),
+    "java": ("ThreadPoolExecutor", 455, 441),
+    "spawn": ("goroutine per task", 820, 820),
+}
+REFERENCES = ["plain", "asio", "tbb"]
+
+
+def load(directory):
+    """name -> {field: median over repetitions}; also the context of one file."""
+    runs = defaultdict(list)
+    context = {}
+    for f in sorted(Path(directory).glob("*.json")):
+        doc = json.loads(f.read_text())
+        context = context or doc.get("context", {})
+        for b in doc["benchmarks"]:
+            if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+                continue
+            runs[b.get("run_name", b["name"])].append(b)
+    medians = {}
+    for name, rs in runs.items():
+        fields = {}
+        for key in rs[0]:
+            values = [r[key] for r in rs if isinstance(r.get(key), (int, float)) and not isinstance(r.get(key), bool)]
+            if values and len(values) == len(rs):
+                fields[key] = statistics.median(values)
+        fields["repetitions"] = len(rs)
+        medians[name] = fields
+    return medians, context
+
+
+def base(name):
+    """'dispatch/ants/w:1/s:1/trace:off/iterations:1/real_time' -> 'dispatch/ants/w:1/s:1/trace:off'."""
+    return "/".join(p for p in name.split("/") if p != "real_time" and not p.startswith("iterations:"))
+
+
+class Table:
+    def __init__(self, title, header, markdown):
+        self.title, self.header, self.rows, self.markdown = title, header, [], markdown
+
+    def add(self, *cells):
+        self.rows.append(["" if c is None else c for c in cells])
+
+    def print(self):
+        cells = [self.header] + [[str(c) for c in r] for r in self.rows]
+        if self.markdown:
+            print(f"\n#### {self.title}\n")
+            print("| " + " | ".join(self.header) + " |")
+            print("|" + "|".join("---" for _ in self.header) + "|")
+            for r in cells[1:]:
+                print("| " + " | ".join(r) + " |")
+            return
+        widths = [max(len(r[i]) for r in cells) for i in range(len(self.header))]
+        print(f"\n{self.title}")
+        for j, r in enumerate(cells):
+            print("  " + "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+            if j == 0:
+                print("  " + "  ".join("-" * w for w in widths))
+
+
+def fmt(v, digits=0):
+    if v is None:
+        return "-"
+    return f"{v:,.{digits}f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}x" if a is not None and b else "-"
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    markdown = "--markdown" in argv
+    m, context = load(argv[1])
+    by = {base(k): v for k, v in m.items()}
+
+    def get(name, field):
+        return by.get(name, {}).get(field)
+
+    designs = sorted({k.split("/")[1] for k in by if k.startswith("dispatch/")} - set(REFERENCES))
+    refs = [r for r in REFERENCES if f"dispatch/{r}/w:1/s:1/trace:off" in by]
+    print(f"machine: {context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz; "
+          f"load average at start {', '.join(f'{x:.2f}' for x in context.get('load_avg', []))}; "
+          f"medians of {max((v['repetitions'] for v in by.values()), default=0)} repetitions")
+
+    # 1. saturated dispatch
+    for s in (1, 2):
+        t = Table(f"Saturated dispatch, {s} submitter{'s' if s > 1 else ''}: ns per no-op task "
+                  f"(ratios: design / reference; <1 is faster)",
+                  ["pool", "1 worker", "2 workers", "tasks run", "context switches per task (1w / 2w)",
+                   "refusals per task (1w / 2w)"] +
+                  [f"÷{r} (1w / 2w)" for r in refs] + (["÷Go/Java original (1w / 2w)"] if s == 1 else []),
+                  markdown)
+        for name in refs + designs:
+            k1, k2 = f"dispatch/{name}/w:1/s:{s}/trace:off", f"dispatch/{name}/w:2/s:{s}/trace:off"
+            n1, n2 = get(k1, "ns_per_task"), get(k2, "ns_per_task")
+            row = [name, fmt(n1), fmt(n2), fmt(min(x for x in (get(k1, "tasks"), get(k2, "tasks")) if x) if n1 else None),
+                   f"{fmt(get(k1, 'switches_per_task'), 2)} / {fmt(get(k2, 'switches_per_task'), 2)}",
+                   f"{fmt(get(k1, 'refused_per_task'), 1)} / {fmt(get(k2, 'refused_per_task'), 1)}"]
+            for r in refs:
+                row.append(f"{ratio(n1, get(f'dispatch/{r}/w:1/s:{s}/trace:off', 'ns_per_task'))} / "
+                           f"{ratio(n2, get(f'dispatch/{r}/w:2/s:{s}/trace:off', 'ns_per_task'))}")
+            if s == 1:
+                o = ORIGINALS.get(name)
+                row.append(f"{ratio(n1, o[1])} / {ratio(n2, o[2])} ({o[0]})" if o else "")
+            t.add(*row)
+        t.print()
+
+    # 2. wake-up latency
+    h50, h99 = get("machine/handoff", "p50_us"), get("machine/handoff", "p99_us")
+    t = Table("Wake-up latency, idle pool of 1 worker, submit -> start (µs)",
+              ["pool", "p50", "p99", "p50 ÷ plain", "p99 ÷ plain", "p50 ÷ hand-off"], markdown)
+    t.add("futex hand-off (machine)", fmt(h50, 1), fmt(h99, 1), "", "", "1.00x")
+    pp50, pp99 = get("wakeup/plain", "p50_us"), get("wakeup/plain", "p99_us")
+    for name in refs + designs:
+        p50, p99 = get(f"wakeup/{name}", "p50_us"), get(f"wakeup/{name}", "p99_us")
+        t.add(name, fmt(p50, 1), fmt(p99, 1), ratio(p50, pp50), ratio(p99, pp99), ratio(p50, h50))
+    t.print()
+
+    # 3. sleep-bound
+    t = Table("Sleep-bound: 100,000 tasks x 10 ms, at most 5,000 workers (floor 200 ms)",
+              ["pool", "time (ms)", "÷ floor", "CPU (s, all threads)", "peak RSS above start (MB)", "threads created"],
+              markdown)
+    for name in refs + designs:
+        k = f"sleep/{name}"
+        if k not in by:
+            continue
+        ms = get(k, "real_time")
+        t.add(name, fmt(ms), ratio(ms, get(k, "floor_ms")), fmt(get(k, "cpu_s"), 2), fmt(get(k, "peak_rss_mb"), 1),
+              fmt(get(k, "threads_created")))
+    t.print()
+
+    # 4. churn
+    create = get("machine/thread_create_join", "real_time")
+    t = Table(f"Churn: 5 bursts of 64 tasks x 1 ms on up to 8 workers, idle limits passed in between "
+              f"(thread create + join on this machine: {fmt(create / 1e3 if create else None, 1)} µs)",
+              ["design", "threads per 1,000 tasks", "burst (ms; floor 8)", "spawn cost per 1,000 tasks (ms)"], markdown)
+    for name in designs:
+        k = f"churn/{name}"
+        per_k = get(k, "threads_per_1k_tasks")
+        t.add(name, fmt(per_k, 1), fmt(get(k, "burst_ms"), 1),
+              fmt(per_k * create / 1e6 if per_k is not None and create else None, 2))
+    t.print()
+
+    # 5. tracing
+    clock = get("BM_ClockRead", "real_time") or get("BM_ClockRead", "cpu_time")
+    t = Table("Tracing: one event against one clock read", ["what", "ns", "÷ clock read"], markdown)
+    for label, k in (("clock read (SteadyClock::now)", "BM_ClockRead"),
+                     ("record one event, 1 thread", "BM_RecordEvent/threads:1"),
+                     ("record one event, 2 threads into one stream (per thread)", "BM_RecordEvent/threads:2"),
+                     ("untraced pool (no stream)", "BM_RecordEventUntraced")):
+        t.add(label, fmt(get(k, "real_time"), 1), ratio(get(k, "real_time"), clock))
+    t.print()
+    t = Table("Tracing on ÷ tracing off, saturated dispatch, 1 submitter: throughput ratio (>= 0.95 is the goal)",
+              ["design", "1 worker", "2 workers", "events dropped (1w / 2w)"], markdown)
+    for name in designs:
+        cells = [name]
+        for w in (1, 2):
+            off = get(f"dispatch/{name}/w:{w}/s:1/trace:off", "ns_per_task")
+            on = get(f"dispatch/{name}/w:{w}/s:1/trace:on", "ns_per_task")
+            cells.append(f"{off / on:.2f}" if off and on else "-")
+        cells.append(" / ".join(fmt(get(f"dispatch/{name}/w:{w}/s:1/trace:on", "events_dropped")) for w in (1, 2)))
+        t.add(*cells)
+    t.print()
+
+    # 6. pipeline
+    t = Table("Pipeline: what the GUI and the runner consume", ["what", "result"], markdown)
+    ips = get("BM_Metrics", "items_per_second")
+    t.add("metrics (feed + summary), events per second", fmt(ips / 1e6, 1) + " M/s" if ips else "-")
+    j = get("BM_ResultJson", "real_time")
+    t.add("write a result JSON with 1,000,000 events",
+          f"{fmt(j)} ms ({fmt(get('BM_ResultJson', 'mb'))} MB)" if j else "-")
+    t.print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
