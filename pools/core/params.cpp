@@ -1,11 +1,11 @@
 #include "pools/core/params.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <limits>
 
 #include "pools/core/duration.h"
+#include "pools/core/suggest.h"
 
 namespace poolscope {
 
@@ -93,23 +93,6 @@ double bound(const ParamSpec& s, const json& b) {
   return b.get<double>();
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t up = row[j];
-      bool same =
-          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
 ParamValue parse_param(const ParamSpec& spec, const json& value, const std::string& path) {
@@ -174,12 +157,8 @@ Params parse_params(const std::vector<ParamSpec>& specs, const json& config, std
       auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; });
       if (spec != specs.end()) continue;
       std::string msg = "unknown parameter '" + key + "' for pool design '" + std::string(design) + "'";
-      const ParamSpec* nearest = nullptr;
-      std::size_t best = 4;
-      for (const ParamSpec& s : specs)
-        if (std::size_t d = edit_distance(key, s.name); d < best) best = d, nearest = &s;
-      if (nearest) {
-        msg += " (did you mean '" + nearest->name + "'?)";
+      if (auto nearest = nearest_name(key, specs, &ParamSpec::name)) {
+        msg += " (did you mean '" + *nearest + "'?)";
       } else {
         msg += "; known:";
         for (std::size_t i = 0; i < specs.size(); ++i) msg += (i ? ", " : " ") + specs[i].name;

@@ -61,7 +61,8 @@ std::unique_ptr<Pool> Registry::create(std::string_view name, const json& config
 void Registry::tune(Pool& pool, std::string_view name, const json& value) const {
   const Design& d = get(pool.design());
   const ParamSpec* spec = d.param(name);
-  std::string path = "/" + std::string(name);
+  std::string path = "/";
+  path += name;  // not "/" + std::string(name): g++ 12 -O3 warns falsely on it (-Wrestrict, GCC PR 105651)
   if (!spec) throw ConfigError(path, "pool design '" + d.name + "' has no parameter '" + std::string(name) + "'");
   if (!spec->live)
     throw ConfigError(path, "pool design '" + d.name + "' cannot change '" + spec->name + "' while running");

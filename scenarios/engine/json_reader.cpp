@@ -1,31 +1,14 @@
 #include "scenarios/engine/json_reader.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
 #include "pools/core/duration.h"
+#include "pools/core/suggest.h"
 
 namespace poolscope::scenario {
 
 namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t up = row[j];
-      bool same =
-          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string number_text(double v) {
   if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
@@ -147,11 +130,7 @@ void ObjectReader::done(const std::vector<std::string_view>& also_allowed) const
     if (known_.contains(key) || std::find(also_allowed.begin(), also_allowed.end(), key) != also_allowed.end())
       continue;
     std::string msg = "unknown key '" + key + "'";
-    std::string_view nearest;
-    std::size_t best = 4;
-    for (const auto& known : known_)
-      if (std::size_t d = edit_distance(key, known); d < best) best = d, nearest = known;
-    if (!nearest.empty()) msg += " (did you mean '" + std::string(nearest) + "'?)";
+    if (auto nearest = nearest_name(key, known_)) msg += " (did you mean '" + *nearest + "'?)";
     throw ConfigError(path_of(key), msg);
   }
 }
