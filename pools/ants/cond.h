@@ -11,29 +11,42 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 
 #include "pools/core/clock.h"
+#include "pools/core/spin.h"
 
 namespace poolscope::ants {
 
 class Cond {
  public:
+  // Go's Wait parks the goroutine, which its thread does not: it spins a
+  // while first (pools/core/spin.h). So does this one, with the lock let go,
+  // and returns as soon as any Signal or Broadcast has come: at worst a
+  // spurious wake-up, which every caller re-checks anyway.
   template <class Lock>
   void Wait(Lock& lock) {
+    const std::uint64_t seen = signals_.load();
+    lock.unlock();
+    spin_until([&] { return signals_.load(std::memory_order_acquire) != seen; });
+    lock.lock();
     waiters_.fetch_add(1);
-    cv_.wait(lock);
+    if (signals_.load() == seen) cv_.wait(lock);
     waiters_.fetch_sub(1);
   }
   void Signal() {
+    signals_.fetch_add(1);
     if (waiters_.load() > 0) cv_.notify_one();
   }
   void Broadcast() {
+    signals_.fetch_add(1);
     if (waiters_.load() > 0) cv_.notify_all();
   }
 
  private:
   CondVar cv_;
   std::atomic<int> waiters_{0};
+  std::atomic<std::uint64_t> signals_{0};  // Signals and Broadcasts so far, for the spinning waiter
 };
 
 }  // namespace poolscope::ants

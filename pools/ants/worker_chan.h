@@ -4,15 +4,19 @@
 // once the item is in the slot; with capacity 0 it also waits until the
 // worker has taken it, like an unbuffered channel. ants only ever sends to a
 // worker that is idle or new, so the slot is always free and a send never
-// waits for the previous item.
+// waits for the previous item. receive spins briefly before it sleeps, as
+// Go's runtime would (pools/core/spin.h), so a worker given its next task
+// within microseconds never sleeps.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <utility>
 
 #include "pools/ants/ants.h"
+#include "pools/core/spin.h"
 
 namespace poolscope::ants {
 
@@ -30,8 +34,9 @@ class WorkerChan {
   }
 
   T receive() {
+    spin_until([&] { return full_.load(std::memory_order_acquire); });
     std::unique_lock lock(m_);
-    cv_.wait(lock, [&] { return full_; });
+    cv_.wait(lock, [&] { return full_.load(); });
     T item = std::exchange(slot_, T{});
     full_ = false;
     ++received_;
@@ -43,7 +48,7 @@ class WorkerChan {
   std::mutex m_;
   std::condition_variable cv_;
   T slot_{};
-  bool full_ = false;
+  std::atomic<bool> full_{false};  // changed under m_; atomic so that receive can spin on it
   std::uint64_t sent_ = 0;
   std::uint64_t received_ = 0;
 };

@@ -2,6 +2,8 @@
 
 #include <sched.h>
 
+#include "pools/core/spin.h"
+
 namespace poolscope::fasthttp {
 
 int workerChanCap(int cpus) { return cpus == 1 ? 0 : 1; }
@@ -24,6 +26,7 @@ void Chan::send(Job job) {
 }
 
 Job Chan::recv() {
+  spin_until([&] { return sent_.load(std::memory_order_acquire) > received_.load(std::memory_order_relaxed); });
   std::unique_lock lock(m_);
   cv_.wait(lock, [&] { return sent_ > received_; });
   Job job = std::move(slot_);

@@ -4,6 +4,7 @@
 // workerChans (workerpool.go: workerChan, workerChanCap, workerChanPool).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -31,6 +32,9 @@ int usable_cpus();
 // waits until the worker has taken it, as an unbuffered channel does. Either
 // way a second send waits for the slot (fasthttp never needs that: a worker
 // is sent a job only while it is off the ready stack, waiting in recv).
+// recv spins briefly before it sleeps, as Go's runtime would
+// (pools/core/spin.h): at saturation a worker is sent its next job within
+// microseconds of asking, and then it never sleeps.
 // An empty Job is Go's nil: the signal to stop.
 class Chan {
  public:
@@ -45,8 +49,9 @@ class Chan {
   std::mutex m_;
   std::condition_variable cv_;
   Job slot_;
-  std::uint64_t sent_ = 0;
-  std::uint64_t received_ = 0;
+  // Changed under m_; atomic so that recv can spin on them without it.
+  std::atomic<std::uint64_t> sent_{0};
+  std::atomic<std::uint64_t> received_{0};
   const int cap_;
 };
 

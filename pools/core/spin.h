@@ -1,0 +1,51 @@
+// Spin before parking, as Go's runtime does and OS threads do not.
+//
+// A goroutine that blocks on an empty channel costs Go about 200 ns: its
+// thread looks for other work, spinning a while before it sleeps. A C++
+// thread that waits on a condition variable sleeps in the kernel at once,
+// and waking it is a system call plus, on a VM, waking a halted vCPU (3 to
+// 40 µs). A design that hands every task to a parked worker (fasthttp, ants)
+// pays that on every task unless its worker spins a little first, which is
+// what this is for. Like Go, it never spins on a single CPU: there the
+// awaited sender cannot run while the receiver spins.
+#pragma once
+
+#include <chrono>
+#include <thread>
+
+namespace poolscope {
+
+// How long a waiter spins before it parks: longer than a submitter's turn
+// around a dispatch loop, shorter than a wake-up costs.
+inline constexpr std::chrono::microseconds kSpinBeforePark{20};
+
+// True if this process may run on more than one CPU (read once).
+bool may_spin();
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Spins until `ready()` holds or kSpinBeforePark has passed; returns
+// `ready()`'s last answer. The caller parks when it is false.
+template <class Ready>
+bool spin_until(Ready ready) {
+  if (!may_spin()) return ready();
+  const auto deadline = std::chrono::steady_clock::now() + kSpinBeforePark;
+  for (;;) {
+    for (int i = 0; i < 32; ++i) {
+      if (ready()) return true;
+      cpu_relax();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return ready();
+    // Let a runnable thread have this CPU: with more threads than CPUs, the
+    // one this spinner waits for may be it (Go's passive spin, osyield).
+    std::this_thread::yield();
+  }
+}
+
+}  // namespace poolscope
