@@ -1,19 +1,23 @@
 // Go's sync.Cond, as ants uses it: cond = sync.NewCond(p.lock) on the spin
 // lock; Wait with the lock held; Signal and Broadcast with or without it.
 //
-// Go's Signal costs one atomic load when nobody waits; a
-// condition_variable_any's notify always takes its internal mutex. Counting
-// the waiters keeps that fast path. A waiter counts itself while it holds
-// the lock, just before it sleeps, so a notification can only be skipped
-// when no caller is waiting yet: the same window in which Go's is lost too.
-// Unlike Go's, a C++ condition variable may also wake spuriously; every wait
-// in ants re-checks its condition, so a spurious wake-up is an extra retry.
+// Go's Wait takes a ticket while it holds the lock, and any Signal after
+// that ticket wakes it, even one that comes before it parks. Here the ticket
+// is the count of signals seen under the lock: the waiter sleeps only while
+// that count is unchanged, and it checks and sleeps under the Cond's own
+// mutex, which a notifier takes too. So no Signal is lost, whether or not
+// the notifier holds the pool's lock (ants' Tune and Release do not).
+// Go's Signal costs one atomic load when nobody waits; counting the sleepers
+// keeps that fast path. Unlike Go's, this Wait may return spuriously (after
+// a Signal meant for another waiter); every wait in ants re-checks its
+// condition, so that is an extra retry.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 
-#include "pools/core/clock.h"
 #include "pools/core/spin.h"
 
 namespace poolscope::ants {
@@ -21,32 +25,42 @@ namespace poolscope::ants {
 class Cond {
  public:
   // Go's Wait parks the goroutine, which its thread does not: it spins a
-  // while first (pools/core/spin.h). So does this one, with the lock let go,
-  // and returns as soon as any Signal or Broadcast has come: at worst a
-  // spurious wake-up, which every caller re-checks anyway.
+  // while first (pools/core/spin.h), with the lock let go.
   template <class Lock>
   void Wait(Lock& lock) {
-    const std::uint64_t seen = signals_.load();
+    const std::uint64_t ticket = signals_.load();
     lock.unlock();
-    spin_until([&] { return signals_.load(std::memory_order_acquire) != seen; });
+    auto signalled = [&] { return signals_.load(std::memory_order_acquire) != ticket; };
+    if (!spin_until(signalled)) {
+      std::unique_lock sleep(m_);
+      sleepers_.fetch_add(1);
+      cv_.wait(sleep, signalled);
+      sleepers_.fetch_sub(1);
+    }
     lock.lock();
-    waiters_.fetch_add(1);
-    if (signals_.load() == seen) cv_.wait(lock);
-    waiters_.fetch_sub(1);
   }
+  // Both are seq_cst, as Wait's fetch_add and load: either a notifier sees
+  // the sleeper, or the sleeper sees the new signal count.
   void Signal() {
     signals_.fetch_add(1);
-    if (waiters_.load() > 0) cv_.notify_one();
+    if (sleepers_.load() > 0) {
+      std::lock_guard g(m_);
+      cv_.notify_one();
+    }
   }
   void Broadcast() {
     signals_.fetch_add(1);
-    if (waiters_.load() > 0) cv_.notify_all();
+    if (sleepers_.load() > 0) {
+      std::lock_guard g(m_);
+      cv_.notify_all();
+    }
   }
 
  private:
-  CondVar cv_;
-  std::atomic<int> waiters_{0};
-  std::atomic<std::uint64_t> signals_{0};  // Signals and Broadcasts so far, for the spinning waiter
+  std::mutex m_;  // orders a sleeper's check-and-sleep against notifications
+  std::condition_variable cv_;
+  std::atomic<int> sleepers_{0};
+  std::atomic<std::uint64_t> signals_{0};  // Signals and Broadcasts so far: the tickets
 };
 
 }  // namespace poolscope::ants
