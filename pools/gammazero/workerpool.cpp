@@ -8,6 +8,8 @@
 #include <system_error>
 #include <utility>
 
+#include "pools/core/spin.h"
+
 namespace poolscope::gammazero {
 
 namespace {
@@ -65,7 +67,7 @@ struct WorkerPool::Worker {
   explicit Worker(WorkerId id) : id(id) {}
   const WorkerId id;
   Job task;
-  bool handed = false;
+  std::atomic<bool> handed{false};  // set under m_; atomic so that receive can spin on it
   Label stop_rule = kNoLabel;  // why it was sent nil
   Time idle_since{};
   std::condition_variable wake;
@@ -75,7 +77,7 @@ struct WorkerPool::Worker {
 // A submitter blocked in `taskQueue <- task` until the dispatcher receives.
 struct WorkerPool::Sender {
   Job task;
-  bool received = false;
+  std::atomic<bool> received{false};  // set under m_; atomic so that the submitter can spin on it
   std::optional<Error> error;  // the channel was closed, or the worker could not start
   std::condition_variable done;
 };
@@ -156,6 +158,13 @@ WorkerPool::Case WorkerPool::select(std::unique_lock<std::mutex>& lock, bool sen
     if (send && !worker_queue_.empty()) return Case::worker_ready;
     if (!task_queue_.empty()) return Case::task;
     if (fired) return Case::timer;
+    // Nothing to do yet: spin a while with m_ released, then look again
+    // before parking; a notification since `seen` means something changed.
+    const std::uint64_t seen = dispatcher_wakes_.load();
+    lock.unlock();
+    spin_until([&] { return dispatcher_wakes_.load(std::memory_order_acquire) != seen; });
+    lock.lock();
+    if (dispatcher_wakes_.load() != seen) continue;
     if (deadline == kNever)
       dispatcher_wake_.wait(lock);
     else
@@ -265,9 +274,10 @@ void WorkerPool::giveHead(Worker& w) {
   give(w, std::move(task));
 }
 
-// The send on taskQueue completes: the submitter may return.
+// The send on taskQueue completes: the submitter may return (once it holds
+// m_ again, so `s` lives until this returns).
 void WorkerPool::release(Sender& s) {
-  s.received = true;
+  s.received.store(true, std::memory_order_release);
   s.done.notify_one();
 }
 
@@ -276,7 +286,7 @@ void WorkerPool::release(Sender& s) {
 void WorkerPool::give(Worker& w, Job task, Label stop_rule) {
   w.task = std::move(task);
   w.stop_rule = stop_rule;
-  w.handed = true;
+  w.handed.store(true, std::memory_order_release);
   w.wake.notify_one();
 }
 
@@ -295,6 +305,13 @@ void WorkerPool::joinExited() {
     workers_.erase(it);
   }
   exited_.clear();
+}
+
+// Under m_: tells the dispatcher's select that something changed, whether it
+// spins or is parked.
+void WorkerPool::wakeDispatcher() {
+  dispatcher_wakes_.fetch_add(1, std::memory_order_release);
+  dispatcher_wake_.notify_one();
 }
 
 // --- a worker -------------------------------------------------------------------
@@ -316,8 +333,11 @@ Job WorkerPool::receive(Worker& self) {
   self.idle_since = trace_.clock().now();
   worker_queue_.push_back(&self);
   trace_.idle(self.id, kWorkerQueue);
-  if (dispatcher_sending_) dispatcher_wake_.notify_one();
-  self.wake.wait(lock, [&] { return self.handed; });
+  if (dispatcher_sending_) wakeDispatcher();
+  lock.unlock();
+  spin_until([&] { return self.handed.load(std::memory_order_acquire); });
+  lock.lock();
+  self.wake.wait(lock, [&] { return self.handed.load(); });
   self.handed = false;
   return std::move(self.task);
 }
@@ -334,8 +354,11 @@ std::expected<void, Error> WorkerPool::do_(Task fn) {
       s.error = Error::stopped;  // Go: the send on the closed channel panics; Do recovers it as ErrStopped
     } else {
       task_queue_.push_back(&s);
-      dispatcher_wake_.notify_one();
-      s.done.wait(lock, [&] { return s.received; });
+      wakeDispatcher();
+      lock.unlock();
+      spin_until([&] { return s.received.load(std::memory_order_acquire); });
+      lock.lock();
+      s.done.wait(lock, [&] { return s.received.load(); });
     }
   }
   if (!s.error) return {};
@@ -437,7 +460,7 @@ void WorkerPool::stop(bool wait) {
       s.error = Error::stopped;
       release(s);
     }
-    dispatcher_wake_.notify_one();
+    wakeDispatcher();
   });
   // <-p.stoppedChan
   std::call_once(joined_, [&] { dispatcher_.join(); });

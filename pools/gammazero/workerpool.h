@@ -15,11 +15,14 @@
 // on taskQueue, workers blocked receiving from workerQueue. Goroutines become
 // OS threads (poolscope::Thread); the dispatcher's select on the task hand-off
 // and the idle timer is a wait on a CondVar with a deadline on the injected
-// clock.
+// clock. Each of the three waits (a submitter on the dispatcher, the
+// dispatcher's select, a worker on workerQueue) spins briefly with m_
+// released before it parks, as a goroutine's thread does (pools/core/spin.h).
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <expected>
 #include <initializer_list>
 #include <list>
@@ -112,6 +115,7 @@ class WorkerPool {
   static void release(Sender& s);
   Worker& awaitReadyWorker(std::unique_lock<std::mutex>& lock);
   void joinExited();
+  void wakeDispatcher();
   void worker(Worker& self, Job task);
   Job receive(Worker& self);
 
@@ -126,6 +130,7 @@ class WorkerPool {
   bool task_queue_closed_ = false;
   Deque<Worker*> worker_queue_;      // workerQueue's blocked receivers: the ready workers, in arrival order
   CondVar dispatcher_wake_;          // the dispatcher's select: a sender, a ready worker, close, the timer
+  std::atomic<std::uint64_t> dispatcher_wakes_{0};  // notifications so far, for the spinning dispatcher
   bool dispatcher_sending_ = false;  // the dispatcher is blocked sending on workerQueue
   Deque<Job> waiting_queue_;
   std::atomic<int> waiting_{0};                      // waitingQueue.Len(), readable without the lock
