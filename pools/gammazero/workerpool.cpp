@@ -68,7 +68,7 @@ struct WorkerPool::Worker {
   const WorkerId id;
   Job task;
   std::atomic<bool> handed{false};  // set under m_; atomic so that receive can spin on it
-  Label stop_rule = kNoLabel;  // why it was sent nil
+  Label stop_rule = kNoLabel;       // why it was sent nil
   Time idle_since{};
   std::condition_variable wake;
   Thread thread;
@@ -78,7 +78,7 @@ struct WorkerPool::Worker {
 struct WorkerPool::Sender {
   Job task;
   std::atomic<bool> received{false};  // set under m_; atomic so that the submitter can spin on it
-  std::optional<Error> error;  // the channel was closed, or the worker could not start
+  std::optional<Error> error;         // the channel was closed, or the worker could not start
   std::condition_variable done;
 };
 

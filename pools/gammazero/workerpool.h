@@ -128,9 +128,10 @@ class WorkerPool {
   mutable std::mutex m_;
   Deque<Sender*> task_queue_;  // taskQueue's blocked senders, in arrival order
   bool task_queue_closed_ = false;
-  Deque<Worker*> worker_queue_;      // workerQueue's blocked receivers: the ready workers, in arrival order
-  CondVar dispatcher_wake_;          // the dispatcher's select: a sender, a ready worker, close, the timer
-  std::atomic<std::uint64_t> dispatcher_wakes_{0};  // notifications so far, for the spinning dispatcher
+  Deque<Worker*> worker_queue_;  // workerQueue's blocked receivers: the ready workers, in arrival order
+  CondVar dispatcher_wake_;      // the dispatcher's select: a sender, a ready worker, close, the timer
+  // Notifications of dispatcher_wake_ so far, for the spinning dispatcher.
+  std::atomic<std::uint64_t> dispatcher_wakes_{0};
   bool dispatcher_sending_ = false;  // the dispatcher is blocked sending on workerQueue
   Deque<Job> waiting_queue_;
   std::atomic<int> waiting_{0};                      // waitingQueue.Len(), readable without the lock

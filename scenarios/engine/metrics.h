@@ -71,7 +71,7 @@ struct Summary {
   double throughput = 0;   // tasks ended per scenario second, first submission to last end
   std::uint32_t peak_workers = 0, peak_busy = 0, peak_queued = 0, peak_blocked = 0;
   std::uint32_t final_workers = 0;  // when the workload ended (see PoolMetrics::summary)
-  double mean_workers = 0;  // time-weighted over the pool's timeline
+  double mean_workers = 0;          // time-weighted over the pool's timeline
   double mean_busy = 0;
   double utilisation = 0;  // time-weighted busy / workers
   std::int64_t first_time = 0, last_time = 0;

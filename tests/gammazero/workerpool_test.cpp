@@ -403,7 +403,8 @@ TEST_CASE("gammazero: WaitingQueueSize is safe to read while tasks pour in (Test
   wp.stop_wait();
 }
 
-TEST_CASE("gammazero: Pause waits for earlier tasks, and tasks submitted while paused wait for the cancel (TestPause)") {
+TEST_CASE(
+    "gammazero: Pause waits for earlier tasks, and tasks submitted while paused wait for the cancel (TestPause)") {
   Rig rig;
   WorkerPool wp(3, {}, rig.target());
   Gate gate;

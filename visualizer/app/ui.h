@@ -42,8 +42,10 @@ struct Ui {
   float left_width = 480;                 // the side panel, px at scale 1
   // Widens the side panel (never narrows it) so the comparison table shows
   // `pools` columns with their names whole.
-  void fit_side_panel(std::size_t pools) { left_width = std::max(left_width, 130.0f + 96.0f * static_cast<float>(pools)); }
-  bool scrubbing = false;                 // the replay cursor was dragged in the last frame
+  void fit_side_panel(std::size_t pools) {
+    left_width = std::max(left_width, 130.0f + 96.0f * static_cast<float>(pools));
+  }
+  bool scrubbing = false;  // the replay cursor was dragged in the last frame
 
   // This frame's timeline geometry, set by the timeline view for its items.
   float time_x0 = 0, time_x1 = 1;
