@@ -48,4 +48,14 @@ bool spin_until(Ready ready) {
   }
 }
 
+// spin_until with `lock` released, so that the awaited thread can take it;
+// returns with `lock` held again. The caller checks its condition again
+// under the lock before it parks: it may have come true since the spin.
+template <class Lock, class Ready>
+void spin_unlocked(Lock& lock, Ready ready) {
+  lock.unlock();
+  spin_until(ready);
+  lock.lock();
+}
+
 }  // namespace poolscope

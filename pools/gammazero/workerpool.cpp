@@ -161,9 +161,7 @@ WorkerPool::Case WorkerPool::select(std::unique_lock<std::mutex>& lock, bool sen
     // Nothing to do yet: spin a while with m_ released, then look again
     // before parking; a notification since `seen` means something changed.
     const std::uint64_t seen = dispatcher_wakes_.load();
-    lock.unlock();
-    spin_until([&] { return dispatcher_wakes_.load(std::memory_order_acquire) != seen; });
-    lock.lock();
+    spin_unlocked(lock, [&] { return dispatcher_wakes_.load(std::memory_order_acquire) != seen; });
     if (dispatcher_wakes_.load() != seen) continue;
     if (deadline == kNever)
       dispatcher_wake_.wait(lock);
@@ -334,9 +332,7 @@ Job WorkerPool::receive(Worker& self) {
   worker_queue_.push_back(&self);
   trace_.idle(self.id, kWorkerQueue);
   if (dispatcher_sending_) wakeDispatcher();
-  lock.unlock();
-  spin_until([&] { return self.handed.load(std::memory_order_acquire); });
-  lock.lock();
+  spin_unlocked(lock, [&] { return self.handed.load(std::memory_order_acquire); });
   self.wake.wait(lock, [&] { return self.handed.load(); });
   self.handed = false;
   return std::move(self.task);
@@ -355,9 +351,7 @@ std::expected<void, Error> WorkerPool::do_(Task fn) {
     } else {
       task_queue_.push_back(&s);
       wakeDispatcher();
-      lock.unlock();
-      spin_until([&] { return s.received.load(std::memory_order_acquire); });
-      lock.lock();
+      spin_unlocked(lock, [&] { return s.received.load(std::memory_order_acquire); });
       s.done.wait(lock, [&] { return s.received.load(); });
     }
   }

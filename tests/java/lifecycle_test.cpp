@@ -74,6 +74,7 @@ TEST_CASE("java: shutdown runs the queued tasks, shutdownNow returns them (TCK t
     // lowers before its worker's processWorkerExit: the other worker may still
     // be on its way out when awaitTermination returns.
     rig.await_count(is_kind(EventKind::worker_exited, kShutdownDrained), 2, "both workers exited");
+    CHECK(rig.count(is_kind(EventKind::worker_exited, kShutdownDrained)) == 2);
   }
   SECTION("shutdownNow: the queued tasks come back, each traced as dropped") {
     std::vector<Runnable> never = e->shutdown_now();
@@ -87,6 +88,7 @@ TEST_CASE("java: shutdown runs the queued tasks, shutdownNow returns them (TCK t
     CHECK(e->get_completed_task_count() == 2);
     CHECK(states(rig) == std::vector<Label>{kStop, kTidying, kTerminated});
     rig.await_count(is_kind(EventKind::worker_exited, kStopped), 2, "both workers exited");  // as above
+    CHECK(rig.count(is_kind(EventKind::worker_exited, kStopped)) == 2);
     Accounting a = e->trace().accounting();
     CHECK(a.dropped == 3);
     CHECK(a.balanced());
