@@ -143,10 +143,17 @@ TEST_CASE("java: beforeExecute and afterExecute run around each task (TCK testBe
 TEST_CASE("java: a task that throws kills its thread, which is replaced (jtreg ThrowingTasks)") {
   Rig rig;
   auto e = hooked(rig, 2, std::make_unique<LinkedBlockingQueue>());
+  // Every task is submitted before the first one throws: while execute() runs,
+  // its step 1 may start a core worker in a dead worker's place, and then
+  // processWorkerExit's replacement finds the pool full (as in Java).
+  Gate gate;
+  OpenOnExit open(gate);
   for (int i = 0; i < 10; ++i)
-    e->execute([i] {
+    e->execute([i, &gate] {
+      gate.pass();
       if (i % 2 == 0) throw std::runtime_error("task failed");
     });
+  gate.open();
   rig.await_count(is_kind(EventKind::task_threw), 5, "5 tasks threw");
   rig.await_count(is_kind(EventKind::worker_spawned, kReplaceAfterThrow), 5, "5 replacements");
   CHECK(rig.count(is_kind(EventKind::worker_exited, kTaskThrew)) == 5);
