@@ -133,6 +133,7 @@ std::cv_status AdjustableClock::wait_until(CondVar& cv, LockRef lock, Time deadl
   std::unique_lock clock_lock(m_);
   if (now_locked() >= deadline) return std::cv_status::timeout;
   auto it = waiting_.emplace(deadline, &cv);
+  waiters_changed_.notify_all();
   BothLocks both{lock, clock_lock};
   if (paused_) {
     cv.cv_.wait(both);
@@ -142,6 +143,7 @@ std::cv_status AdjustableClock::wait_until(CondVar& cv, LockRef lock, Time deadl
     cv.cv_.wait_until(both, wall);
   }
   waiting_.erase(it);
+  waiters_changed_.notify_all();
   bool expired = now_locked() >= deadline;
   clock_lock.unlock();
   return expired ? std::cv_status::timeout : std::cv_status::no_timeout;
@@ -177,6 +179,16 @@ void AdjustableClock::resume() {
 bool AdjustableClock::paused() const {
   std::lock_guard g(m_);
   return paused_;
+}
+
+std::size_t AdjustableClock::waiters() const {
+  std::lock_guard g(m_);
+  return waiting_.size();
+}
+
+bool AdjustableClock::await_waiters(std::size_t n, std::chrono::milliseconds limit) const {
+  std::unique_lock lock(m_);
+  return waiters_changed_.wait_for(lock, limit, [&] { return waiting_.size() >= n; });
 }
 
 // --- Ticker -----------------------------------------------------------------

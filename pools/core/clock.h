@@ -95,9 +95,14 @@ class SteadyClock final : public Clock {
   double scale_;
 };
 
-// A clock that only moves when a test calls advance(). advance() wakes the
-// waiters whose deadline passed, in deadline order, and no others; waiters
-// with later deadlines keep sleeping however long the test takes.
+// A clock that only moves when a test calls advance(). advance() notifies the
+// waiters whose deadline it passed, in deadline order. That is the order of
+// the notifications only: when one advance passes several deadlines, the
+// woken threads run in whatever order the scheduler picks (advance one
+// deadline at a time where the order matters). A waiter whose deadline is
+// still ahead keeps sleeping however long the test takes, unless it shares a
+// CondVar with a notified waiter: then it wakes too, finds its deadline ahead
+// and waits again, as after any spurious wake-up.
 class ManualClock final : public Clock {
  public:
   Time now() const override;
@@ -136,11 +141,18 @@ class AdjustableClock final : public Clock {
   void resume();
   bool paused() const;
 
+  // Threads currently blocked in a timed wait on this clock.
+  std::size_t waiters() const;
+  // Test helper: blocks (on real time, at most `limit`) until at least `n`
+  // threads are blocked on this clock. Returns false if the limit passed.
+  bool await_waiters(std::size_t n, std::chrono::milliseconds limit = std::chrono::seconds(10)) const;
+
  private:
   Time now_locked() const;
   void rebase_locked();
 
   mutable std::mutex m_;
+  mutable std::condition_variable waiters_changed_;
   std::chrono::steady_clock::time_point base_wall_;
   Time base_{0};  // scenario time at base_wall_
   double scale_;

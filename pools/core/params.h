@@ -46,7 +46,7 @@ struct ParamSpec {
   json min = nullptr;  // inclusive bounds in config form, null = none
   json max = nullptr;
   std::vector<std::string> choices;  // for ParamType::choice
-  std::string unit;                  // shown beside the value ("workers", "tasks")
+  std::string unit;                  // what an integer counts, shown beside it ("workers"); none for a duration ("10s")
   bool live = false;                 // can change while the pool runs
   std::string help;                  // one line
 

@@ -4,15 +4,44 @@
 
 #include <atomic>
 #include <filesystem>
+#include <mutex>
+#include <system_error>
 
 namespace poolscope {
 
 namespace {
 std::atomic<std::size_t> g_live{0};
 std::atomic<std::size_t> g_created{0};
+
+// testing::refuse_threads: read on every Thread start, so one relaxed load
+// when disarmed.
+std::atomic<bool> g_refusing{false};
+std::mutex g_refuse_m;
+std::string g_refuse_prefix;
+std::size_t g_refuse_left = 0;
+
+bool refused(const std::string& name) {
+  if (!g_refusing.load(std::memory_order_relaxed)) return false;
+  std::lock_guard g(g_refuse_m);
+  if (g_refuse_left == 0 || !name.starts_with(g_refuse_prefix)) return false;
+  if (--g_refuse_left == 0) g_refusing.store(false, std::memory_order_relaxed);
+  return true;
+}
 }  // namespace
 
+namespace testing {
+void refuse_threads(std::string prefix, std::size_t n) {
+  std::lock_guard g(g_refuse_m);
+  g_refuse_prefix = std::move(prefix);
+  g_refuse_left = n;
+  g_refusing.store(n > 0, std::memory_order_relaxed);
+}
+}  // namespace testing
+
 Thread::Thread(std::string name, std::move_only_function<void()> body) {
+  if (refused(name))
+    throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                            "poolscope::testing::refuse_threads");
   g_live.fetch_add(1, std::memory_order_relaxed);
   try {
     t_ = std::thread([name = std::move(name), body = std::move(body)]() mutable {

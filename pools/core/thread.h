@@ -36,4 +36,12 @@ std::size_t threads_created();
 // Every OS thread of this process right now (/proc/self/task), whoever made it.
 std::size_t os_thread_count();
 
+namespace testing {
+// For tests of what a design does when the OS refuses a thread: the next `n`
+// Threads whose name starts with `prefix` are not started, and their
+// constructor throws std::system_error (EAGAIN) as pthread_create's would.
+// n = 0 disarms it.
+void refuse_threads(std::string prefix, std::size_t n);
+}  // namespace testing
+
 }  // namespace poolscope

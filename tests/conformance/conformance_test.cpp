@@ -300,11 +300,34 @@ TEST_CASE("conformance: a task that throws neither kills the pool nor loses othe
   CHECK(acc.balanced());
 }
 
+TEST_CASE("conformance: when the OS refuses a thread, no task is lost and nothing hangs") {
+  auto design = GENERATE(from_range(designs()));
+  CAPTURE(design);
+  Rig rig(design);
+  constexpr int n = 20;
+  std::atomic<int> ran{0};
+  int accepted = 0;
+  {
+    struct Disarm {
+      ~Disarm() { testing::refuse_threads("", 0); }
+    } disarm;
+    testing::refuse_threads("", 1);  // the next thread this process starts: the pool's first worker
+    for (int i = 0; i < n; ++i) accepted += rig.pool->submit([&] { ++ran; }).accepted() ? 1 : 0;
+  }
+  rig.pool->shutdown(ShutdownMode::graceful);
+  Accounting acc = rig.pool->accounting();
+  CHECK(acc.submitted == n);
+  CHECK(acc.completed == static_cast<std::uint64_t>(accepted));
+  CHECK(ran == accepted);
+  CHECK(acc.balanced());
+  CHECK(rig.pool->state() == Counters{});
+}
+
 TEST_CASE("conformance: destroying a pool joins every thread it started") {
   auto design = GENERATE(from_range(designs()));
   CAPTURE(design);
   Rig rig;
-  const std::size_t os_before = os_thread_count();
+  const test::OsThreads os_before;  // the trace's drainer runs already
   const std::size_t live_before = live_threads();
   rig.make(design);
   Gate gate;
@@ -316,7 +339,7 @@ TEST_CASE("conformance: destroying a pool joins every thread it started") {
   rig.pool.reset();  // no shutdown() first: the destructor must do it
   CHECK(live_threads() == live_before);
   // A joined thread can linger in /proc/self/task for a moment while the kernel reaps it.
-  await_condition([&] { return os_thread_count() == os_before; }, "the OS has reaped every thread of the pool");
+  os_before.await_none_added("the OS has reaped every thread of the pool");
 }
 
 TEST_CASE("conformance: after shutdown, submissions are refused as closed") {

@@ -37,8 +37,14 @@ Design test_design() {
       .summary = "only for the registry's own tests",
       .origin = "lab",
       .params =
-          {{.name = "Limit", .type = ParamType::integer, .default_value = 3, .min = 1, .live = true, .help = "a limit"},
-           {.name = "Fixed", .type = ParamType::integer, .default_value = 1, .help = "not live"}},
+          {{.name = "Limit",
+            .type = ParamType::integer,
+            .default_value = 3,
+            .min = 1,
+            .unit = "tasks",
+            .live = true,
+            .help = "a limit"},
+           {.name = "Fixed", .type = ParamType::integer, .default_value = 1, .unit = "tasks", .help = "not live"}},
       .make = [](const Params& p, const TraceTarget& t) { return std::make_unique<Counter>(p, t); },
   };
 }
@@ -81,4 +87,14 @@ TEST_CASE("registry: tune changes live parameters only, after validating them") 
 
 TEST_CASE("registry: registering a name twice is a programming error") {
   CHECK_THROWS_AS(Registry::global().add(test_design()), std::logic_error);
+}
+
+TEST_CASE("registry: every design gives units alike: what an integer counts, none for a duration") {
+  for (const std::string& name : Registry::global().names()) {
+    for (const ParamSpec& p : Registry::global().get(name).params) {
+      CAPTURE(name, p.name);
+      if (p.type == ParamType::duration) CHECK(p.unit.empty());  // the value carries its own: "10s"
+      if (p.type == ParamType::integer) CHECK_FALSE(p.unit.empty());
+    }
+  }
 }

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -30,6 +31,35 @@ Event await_event(TraceLog& log, const TraceLog::Pred& pred, const std::string& 
 // Waits until `cond` holds (checked on every state change we can't observe
 // otherwise, at most every millisecond), failing the test after the limit.
 void await_condition(const std::function<bool()>& cond, const std::string& what);
+
+// The OS threads of this process (the ids in /proc/self/task) at one moment.
+// A count cannot tell a thread a pool left behind from one that was joined
+// just before the snapshot and is still listed while the kernel reaps it; the
+// ids can: only a thread that was not listed counts as new. The constructor
+// first starts and joins a thread of its own, so the helper thread a
+// sanitizer starts at the first thread creation is in the snapshot.
+class OsThreads {
+ public:
+  OsThreads();
+  // Threads listed now that were not in the snapshot.
+  std::size_t added() const;
+  // Waits until no thread is listed that was not in the snapshot: every
+  // thread started since has ended and been reaped. Threads of the snapshot
+  // that end meanwhile do not matter.
+  void await_none_added(const std::string& what) const;
+
+ private:
+  std::set<long> ids_;
+};
+
+// The calling thread's id in /proc/self/task (gettid).
+long current_tid();
+
+// Waits until thread `tid` of this process is asleep in the kernel (state S
+// or D in /proc/self/task/TID/stat): blocked on a mutex, a condition
+// variable, a join. A flag the thread sets before a call cannot show that the
+// call blocks; this can. Have the thread announce its id just before the call.
+void await_blocked(long tid, const std::string& what);
 
 // A gate tasks can block on: closed until open(). Counts who arrived.
 class Gate {
