@@ -82,8 +82,8 @@ Design fasthttp_design() {
               {.name = "MaxIdleWorkerDuration",
                .type = ParamType::duration,
                .default_value = format_duration(kDefaultMaxIdleWorkerDuration),
-               .min = "0s",
-               .help = "the cleaner's period, and how long a worker may stay idle before it stops; 0 means 10s"},
+               .help = "the cleaner's period, and how long a worker may stay idle before it stops; 0 or less means "
+                       "10s, as in Go"},
               {.name = "workerChanCap",
                .type = ParamType::choice,
                .default_value = "auto",

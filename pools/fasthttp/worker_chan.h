@@ -69,8 +69,11 @@ struct workerChan {
 
 // Go's sync.Pool of workerChans, as a free list under its own mutex (the
 // part of sync.Pool fasthttp uses: get one, or a new one if none is free).
-// Unlike sync.Pool it never lets go of a workerChan before the pool dies,
-// so it holds at most the largest number of workers ever alive at once.
+// Unlike sync.Pool it never lets go of a workerChan before the pool dies, so
+// it holds as many as were ever out at once. That is not bounded by the peak
+// of workersCount: an exiting worker lowers workersCount before it puts its
+// workerChan back, so a worker started in between takes a fresh one; under
+// churn the list can even outgrow MaxWorkersCount.
 class WorkerChanPool {
  public:
   explicit WorkerChanPool(int cap) : cap_(cap) {}

@@ -62,7 +62,7 @@ Label error_rule(Error e) { return e == Error::stopped ? kErrStopped : rules::th
 
 // A worker: Go's `worker(task, workerQueue, &wg)` goroutine. Its fields are
 // its end of workerQueue: the dispatcher puts a task (or nil, to stop it) in
-// `task` and wakes it.
+// `task` and wakes it. Its first task waits in `task` too (see startWorker).
 struct WorkerPool::Worker {
   explicit Worker(WorkerId id) : id(id) {}
   const WorkerId id;
@@ -131,10 +131,18 @@ void WorkerPool::dispatch(Time timeout) {
   // If instructed to wait, run the tasks that are already queued.
   const bool wait = wait_;
   std::int64_t abandoned = 0;
-  if (wait)
+  if (wait) {
     runQueuedTasks(lock);
-  else
-    abandoned = abandonWaitingQueue();
+  } else {
+    std::vector<Job> tasks = abandonWaitingQueue();
+    abandoned = static_cast<std::int64_t>(tasks.size());
+    // Release the abandoned tasks without m_: a task's destructor (its
+    // captures') may call back into the pool. taskQueue is closed, so nothing
+    // changes meanwhile but workers becoming ready.
+    lock.unlock();
+    tasks.clear();
+    lock.lock();
+  }
   // Stop all remaining workers as they become ready.
   for (; worker_count_ > 0; --worker_count_) give(awaitReadyWorker(lock), Job{}, kStopNil);
   lock.unlock();
@@ -212,23 +220,35 @@ void WorkerPool::dispatchTask(Sender& s) {
   release(s);
 }
 
+// go worker(task, p.workerQueue, &wg), under m_. The task waits in the
+// worker's slot rather than in the thread's closure: if the OS refuses the
+// thread, it goes back to `task` (the submitter's), to be destroyed after m_
+// is released, and nothing about a worker is traced. The new worker takes it
+// under m_, so only after the spawn and the hand-off are traced here.
 bool WorkerPool::startWorker(Job& task) {
   joinExited();  // keep workers_ as short as the live workers
   auto it = workers_.emplace(workers_.end(), trace_.new_worker_id());
-  trace_.spawned(it->id, kNewWorker);
-  trace_.handoff(task.id, it->id, kNewWorker);
+  const TaskId id = task.id;
+  it->task = std::move(task);
   try {
-    it->thread = Thread("gammazero-" + std::to_string(it->id), [this, it, task = std::move(task)]() mutable {
-      worker(*it, std::move(task));
+    it->thread = Thread("gammazero-" + std::to_string(it->id), [this, it] {
+      Job first;
+      {
+        std::lock_guard g(m_);
+        first = std::move(it->task);
+      }
+      worker(*it, std::move(first));
       trace_.exited(it->id, it->stop_rule);
       std::lock_guard g(m_);
       exited_.push_back(it);
     });
   } catch (const std::system_error&) {
-    trace_.exited(it->id, rules::thread_create_failed());
+    task = std::move(it->task);
     workers_.erase(it);
     return false;
   }
+  trace_.spawned(it->id, kNewWorker);
+  trace_.handoff(id, it->id, kNewWorker);
   return true;
 }
 
@@ -248,12 +268,17 @@ void WorkerPool::runQueuedTasks(std::unique_lock<std::mutex>& lock) {
 }
 
 // Stop: Go leaves the tasks in the deque, never to run. Here each one is
-// traced as dropped and released, so WaitingQueueSize() reads 0 afterwards.
-std::int64_t WorkerPool::abandonWaitingQueue() {
-  std::int64_t n = 0;
-  for (; !waiting_queue_.empty(); ++n) trace_.dropped(waiting_queue_.pop_front().id, kAbandoned);
+// traced as dropped and handed back to the dispatcher, which releases them
+// once it has let go of m_; WaitingQueueSize() reads 0 afterwards.
+std::vector<Job> WorkerPool::abandonWaitingQueue() {
+  std::vector<Job> tasks;
+  tasks.reserve(waiting_queue_.size());
+  while (!waiting_queue_.empty()) {
+    tasks.push_back(waiting_queue_.pop_front());
+    trace_.dropped(tasks.back().id, kAbandoned);
+  }
   waiting_.store(0, std::memory_order_relaxed);
-  return n;
+  return tasks;
 }
 
 // waitingQueue.PushBack(task), with its atomic mirror.
@@ -411,18 +436,29 @@ void WorkerPool::pause(std::stop_token ctx) {
     std::atomic<int> holding;
   };
   auto pause = std::make_shared<PauseTasks>(max_workers_);
+  auto returned = [this, pause] {
+    if (pause->holding.fetch_sub(1) == 1) trace_.state(kResume);
+  };
   // Since v1.2.1 the pause tasks go straight into taskQueue; stopLock keeps
   // the channel open until they are all sent.
   for (int i = 0; i < max_workers_; ++i) {
-    do_([this, pause, ctx] {
+    auto sent = do_([pause, ctx, returned, this] {
       pause->ready.count_down();
       {
         // select { case <-ctx.Done(): case <-p.stopSignal: }
         std::unique_lock l(stop_signal_m_);
         stop_signal_cv_.wait(l, ctx, [&] { return stop_signal_; });
       }
-      if (pause->holding.fetch_sub(1) == 1) trace_.state(kResume);
+      returned();
     });
+    // Not in Go, where a send on the open taskQueue always succeeds: a pause
+    // task refused because the OS would not start its worker never runs, so
+    // it counts as paused and returned at once rather than leave the wait
+    // below (and stopLock with it) hanging forever.
+    if (!sent) {
+      pause->ready.count_down();
+      returned();
+    }
   }
   // Wait for the workers to all be paused.
   pause->ready.wait();

@@ -108,7 +108,7 @@ class WorkerPool {
   bool startWorker(Job& task);
   bool killIdleWorker(Time now);
   void runQueuedTasks(std::unique_lock<std::mutex>& lock);
-  std::int64_t abandonWaitingQueue();
+  std::vector<Job> abandonWaitingQueue();
   void pushWaiting(Job task, Label rule);
   void giveHead(Worker& w);
   static void give(Worker& w, Job task, Label stop_rule = kNoLabel);

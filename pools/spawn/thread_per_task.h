@@ -33,12 +33,18 @@ class ThreadPerTask {
   const PoolTrace& trace() const { return trace_; }
 
  private:
+  // One started thread, and its task until the thread takes it.
+  struct Entry {
+    Thread thread;
+    Job job;
+  };
+
   void join_finished();  // with m_ held
 
   PoolTrace trace_;
   mutable std::mutex m_;
-  std::list<Thread> threads_;                      // started, not yet joined
-  std::vector<std::list<Thread>::iterator> done_;  // whose task has ended
+  std::list<Entry> threads_;                      // started, not yet joined
+  std::vector<std::list<Entry>::iterator> done_;  // whose task has ended
   std::condition_variable all_done_;
 };
 

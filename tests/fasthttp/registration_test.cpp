@@ -38,7 +38,8 @@ TEST_CASE("registry entry: config errors name the parameter, params() returns th
     return "no error";
   };
   CHECK(error_at({{"MaxWorkersCount", 0}}) == "/MaxWorkersCount");
-  CHECK(error_at({{"MaxIdleWorkerDuration", "-1s"}}) == "/MaxIdleWorkerDuration");
+  CHECK(error_at({{"MaxIdleWorkerDuration", "ten seconds"}}) == "/MaxIdleWorkerDuration");
+  CHECK(error_at({{"MaxIdleWorkerDuration", "-1s"}}) == "no error");  // Go: <= 0 means 10 s (below)
   CHECK(error_at({{"workerChanCap", "2"}}) == "/workerChanCap");
   const json config = {{"MaxWorkersCount", 3}, {"MaxIdleWorkerDuration", "2s"}, {"workerChanCap", "0"}};
   CHECK(make(config)->params() == config);
@@ -59,17 +60,22 @@ TEST_CASE("adapter: a refusal carries no-idle-workers, fasthttp's reason for a 5
   CHECK(pool->accounting().completed == 1);
 }
 
-TEST_CASE("adapter: MaxIdleWorkerDuration 0 means 10s (getMaxIdleWorkerDuration)") {
+TEST_CASE("adapter: MaxIdleWorkerDuration 0 or less means 10s (getMaxIdleWorkerDuration)") {
+  const std::string duration = GENERATE(as<std::string>{}, "0s", "-1s");
+  CAPTURE(duration);
   ManualClock clock;
   TraceStream stream;
   TraceLog log(stream);
-  auto pool =
-      Registry::global().create("fasthttp", {{"MaxIdleWorkerDuration", "0s"}}, {.clock = &clock, .stream = &stream});
+  auto pool = Registry::global().create("fasthttp", {{"MaxIdleWorkerDuration", duration}},
+                                        {.clock = &clock, .stream = &stream});
+  CHECK(pool->params()["MaxIdleWorkerDuration"] == duration);  // kept as given, like Go's field
   auto pass = is_kind(EventKind::cleaner_pass, kCleanerPass);
   CHECK(await_event(log, pass, "the pass at start").time == 0);
   REQUIRE(clock.await_waiters(1));
   clock.advance(10s - 1ns);
-  CHECK(clock.waiters() == 1);  // still asleep
+  REQUIRE(clock.await_waiters(1));  // still asleep
+  log.sync();
+  CHECK(log.count(pass) == 1);  // and the next pass comes at 10 s, not before
   clock.advance(1ns);
   CHECK(await_event(log, pass, "the next pass").time == Time(10s).count());
 }

@@ -17,6 +17,18 @@ namespace {
 
 constexpr int kMaxWorkersCount = 10;
 
+// Opens a gate when it goes out of scope (Go's `defer close(ready)`).
+class OpenOnExit {
+ public:
+  explicit OpenOnExit(Gate& gate) : gate_(gate) {}
+  ~OpenOnExit() { gate_.open(); }
+  OpenOnExit(const OpenOnExit&) = delete;
+  OpenOnExit& operator=(const OpenOnExit&) = delete;
+
+ private:
+  Gate& gate_;
+};
+
 // testWorkerPoolStartStop: ten Start/Stop cycles in a row must not hang.
 void start_stop(ManualClock& clock) {
   WorkerPool wp({.max_workers_count = kMaxWorkersCount}, {.clock = &clock});
@@ -29,10 +41,13 @@ void start_stop(ManualClock& clock) {
 // testWorkerPoolMaxWorkersCount: MaxWorkersCount tasks are served and held;
 // one more is refused five times in a row; released, all of them finish.
 std::string max_workers_count(ManualClock& clock) {
-  WorkerPool wp({.max_workers_count = kMaxWorkersCount}, {.clock = &clock});
-  wp.start();
+  // Declared before the pool, so they outlive its workers; and whatever way
+  // this returns, the gate opens before the pool's destructor waits for them.
   Gate ready;
   std::atomic<int> served{0};
+  WorkerPool wp({.max_workers_count = kMaxWorkersCount}, {.clock = &clock});
+  OpenOnExit open_ready{ready};
+  wp.start();
   for (int i = 0; i < kMaxWorkersCount; ++i) {
     if (!wp.serve([&] {
           ready.pass();

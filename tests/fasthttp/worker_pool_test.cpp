@@ -82,7 +82,7 @@ TEST_CASE("stop: sends nil to idle workers, busy ones finish their task and exit
   const std::size_t live_before = live_threads();
   {
     Rig rig({.max_workers_count = 4});
-    const std::size_t os_before = os_thread_count();  // the trace's drainer and the cleaner run already
+    const test::OsThreads os_before;  // the trace's drainer and the cleaner run already
     Gate first_two, last_two;
     std::array<WorkerId, 4> w{};
     for (std::size_t i = 0; i < 4; ++i) w[i] = rig.serve(i < 2 ? first_two.task() : last_two.task()).worker;
@@ -105,7 +105,7 @@ TEST_CASE("stop: sends nil to idle workers, busy ones finish their task and exit
     for (std::size_t i = 2; i < 4; ++i) CHECK(rig.exited(w[i]).rule == kMustStop);  // after its task
     rig.wp.join();
     // A joined thread may linger in /proc for a moment: wait for the OS to agree.
-    test::await_condition([&] { return os_thread_count() <= os_before; }, "no worker thread left");
+    os_before.await_none_added("no worker thread left");
     CHECK(rig.events(is_kind(EventKind::worker_idle)).size() == 2);  // the busy two never went idle
     CHECK(rig.wp.state() == Counters{});
     CHECK(rig.wp.trace().counters() == Counters{});

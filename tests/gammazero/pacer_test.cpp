@@ -62,10 +62,10 @@ TEST_CASE("pacer: the first caller passes at once, the others one per delay") {
   Callers callers{pacer, clock};
   callers.start(3);
   callers.await_count(1);
-  CHECK(clock.waiters() == 1);  // the pacer sleeps its delay
+  REQUIRE(clock.await_waiters(1));  // the pacer sleeps its delay
   clock.advance(99ms);
-  CHECK(clock.waiters() == 1);
-  CHECK(callers.count() == 1);
+  REQUIRE(clock.await_waiters(1));  // still (or, after a spurious wake-up, again)
+  CHECK(callers.count() == 1);      // and the times below show nobody passed at 99 ms
   clock.advance(1ms);
   callers.await_count(2);
   clock.advance(100ms);
@@ -110,6 +110,7 @@ TEST_CASE("pacer: Pause while paused waits for Resume, and Resume waits for Paus
   Pacer pacer(100ms, clock);
   pacer.pause();
   Background second_pause([&] { pacer.pause(); });
+  second_pause.await_blocked("the second Pause waits");
   CHECK_FALSE(second_pause.done());
   pacer.resume();
   second_pause.join();
@@ -117,6 +118,7 @@ TEST_CASE("pacer: Pause while paused waits for Resume, and Resume waits for Paus
 
   pacer.resume();
   Background resume([&] { pacer.resume(); });
+  resume.await_blocked("Resume waits for a Pause");
   CHECK_FALSE(resume.done());
   pacer.pause();
   resume.join();

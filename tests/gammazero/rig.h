@@ -52,14 +52,21 @@ class Background {
  public:
   explicit Background(std::move_only_function<void()> call)
       : thread_("background", [this, call = std::move(call)]() mutable {
+          tid_ = current_tid();
           call();
           done_ = true;
         }) {}
   bool done() const { return done_; }
+  // Waits until the call blocks: its thread, inside the call, asleep in the kernel.
+  void await_blocked(const std::string& what) {
+    await_condition([&] { return tid_ != 0; }, what + ": the call began");
+    test::await_blocked(tid_, what);
+  }
   void join() { thread_.join(); }
 
  private:
   std::atomic<bool> done_{false};
+  std::atomic<long> tid_{0};
   Thread thread_;  // last: it starts in the constructor
 };
 

@@ -218,7 +218,8 @@ TEST_CASE("gammazero: a zero idle timeout keeps the default of 2 s") {
   CHECK(WorkerPool(1, {}, rig.target()).idle_timeout() == 2s);
   REQUIRE(rig.clock.await_waiters(1));
   rig.clock.advance(1999ms);
-  CHECK(rig.clock.waiters() == 1);  // not yet
+  REQUIRE(rig.clock.await_waiters(1));             // still asleep on its timer
+  CHECK(rig.count(EventKind::cleaner_pass) == 0);  // not yet; and the tick below comes at 2 s, not 1.999 s
   rig.clock.advance(1ms);
   CHECK(rig.await(EventKind::cleaner_pass, "tick at 2s").time == Nanos(2s).count());
 }
@@ -263,14 +264,28 @@ TEST_CASE("gammazero: StopWait runs every queued task (TestStopWait)") {
   {
     WorkerPool wp(5, {}, rig.target());
     Gate gate;
-    std::atomic<int> finished{0};
-    submit_gated(wp, gate, finished, kMax);
+    std::atomic<int> finished{0}, after_return{0};
+    std::atomic<bool> returned{false};
+    for (int i = 0; i < kMax; ++i)
+      REQUIRE(wp.submit([&] {
+        gate.pass();
+        ++finished;
+        if (returned) ++after_return;
+      }));
     gate.await_arrivals(5);
-    Background stop_wait([&] { wp.stop_wait(); });
+    Background stop_wait([&] {
+      wp.stop_wait();
+      returned = true;
+    });
     await_condition([&] { return wp.stopped(); }, "StopWait began");
+    stop_wait.await_blocked("StopWait waits for the tasks");
+    CHECK_FALSE(stop_wait.done());
+    CHECK(finished == 0);
+    CHECK(wp.waiting_queue_size() == kMax - 5);
     gate.open();
     stop_wait.join();
     CHECK(finished == kMax);
+    CHECK(after_return == 0);  // every task, queued ones included, ran before StopWait returned
     CHECK(wp.counters() == Counters{});
     CHECK(wp.stopped());
     CHECK(rig.await(EventKind::pool_stopped, "stopped").rule == rules::graceful());
@@ -364,15 +379,20 @@ TEST_CASE("gammazero: concurrent Stops all wait for the running tasks, then all 
   gate.await_arrivals(kMax);
 
   constexpr int kCallers = 5;
-  std::atomic<int> entered{0}, returned{0};
+  std::vector<std::atomic<long>> tids(kCallers);
+  std::atomic<int> returned{0};
   std::vector<Thread> stoppers;
-  for (int i = 0; i < kCallers; ++i)
-    stoppers.emplace_back("stopper", [&] {
-      ++entered;
+  for (std::size_t i = 0; i < kCallers; ++i)
+    stoppers.emplace_back("stopper", [&, i] {
+      tids[i] = test::current_tid();
       wp.stop();
       ++returned;
     });
-  await_condition([&] { return entered == kCallers && wp.stopped(); }, "every Stop called");
+  await_condition([&] { return std::all_of(tids.begin(), tids.end(), [](auto& t) { return t != 0; }); },
+                  "every Stop called");
+  await_condition([&] { return wp.stopped(); }, "the stop began");
+  for (std::size_t i = 0; i < kCallers; ++i)
+    test::await_blocked(tids[i], "Stop " + std::to_string(i) + " waits for the running tasks");
   CHECK(returned == 0);  // the tasks still run
   gate.open();
   for (auto& t : stoppers) t.join();
@@ -484,7 +504,7 @@ TEST_CASE("gammazero: StopWait on a doubly paused pool unpauses it and runs the 
 
 TEST_CASE("gammazero: Stop leaves no thread behind (TestWorkerLeak)") {
   Rig rig;
-  const std::size_t os_before = os_thread_count();
+  const test::OsThreads os_before;  // by id: a thread joined just before may still be listed
   const std::size_t live_before = live_threads();
   {
     WorkerPool wp(100, {}, rig.target());
@@ -495,7 +515,7 @@ TEST_CASE("gammazero: Stop leaves no thread behind (TestWorkerLeak)") {
     wp.stop();  // returns once the dispatcher and every worker are joined
     CHECK(live_threads() == live_before);
     // A joined thread can linger in /proc/self/task while the kernel reaps it.
-    await_condition([&] { return os_thread_count() == os_before; }, "the OS has reaped every thread");
+    os_before.await_none_added("the OS has reaped every thread");
   }
 }
 
@@ -538,20 +558,26 @@ TEST_CASE("gammazero: the waiting queue is FIFO, and a new task goes behind it")
   CHECK(rig.count(EventKind::task_handoff, "waiting-queue-head") == 10);  // and out in that order
 }
 
-TEST_CASE("gammazero: while tasks wait, no worker starts and the idle timer is not served") {
+// Tasks queue only once maxWorkers run, and no worker stops while the queue is
+// non-empty, so with tasks waiting the pool is always at its max: that no
+// worker starts then needs no rule of its own (the doc says so too). What
+// this shows is that the dispatcher stops watching the idle timer.
+TEST_CASE("gammazero: while tasks wait (the pool at maxWorkers), the idle timer is not served") {
   Rig rig;
   WorkerPool wp(1, {with_idle_timeout(1s)}, rig.target());
   Gate gate;
   REQUIRE(wp.submit(gate.task()));
   gate.await_arrivals(1);
   for (int i = 0; i < 3; ++i) REQUIRE(wp.submit([] {}));
-  // The dispatcher now waits only for a ready worker or a new task: not on the clock.
+  // The dispatcher now waits only for a ready worker or a new task: not on the
+  // clock. (It left its timed wait to take the first queued task, before that
+  // Submit returned.)
   CHECK(rig.clock.waiters() == 0);
   rig.clock.advance(3s);
   CHECK(rig.count(EventKind::cleaner_pass) == 0);
   REQUIRE(wp.submit([] {}));
   CHECK(wp.waiting_queue_size() == 4);
-  rig.await_count(EventKind::worker_spawned, "new-worker", 1);
+  CHECK(wp.counters().workers == static_cast<std::uint32_t>(wp.size()));  // at the max, as always with tasks waiting
 
   // Once the queue is empty, the tick that fell due at 1 s fires at once; a
   // task arrived in its period, so it stops nobody, and the next is due at 4 s.
@@ -597,4 +623,102 @@ TEST_CASE("gammazero: a task that throws is recorded and its worker carries on")
   CHECK(ran);
   CHECK(rig.count(EventKind::task_threw) == 1);
   CHECK(rig.count(EventKind::worker_spawned) == 1);
+}
+
+namespace {
+
+// A capture whose destructor takes the pool's lock (counters() does), as a
+// task's captures may call back into the pool: the pool must destroy a task
+// holding one without its lock held, or the destroying thread deadlocks.
+class LocksPoolOnDestroy {
+ public:
+  LocksPoolOnDestroy(const WorkerPool& wp, std::atomic<int>& destroyed) : wp_(&wp), destroyed_(&destroyed) {}
+  LocksPoolOnDestroy(LocksPoolOnDestroy&& other) noexcept
+      : wp_(other.wp_), destroyed_(std::exchange(other.destroyed_, nullptr)) {}
+  LocksPoolOnDestroy& operator=(LocksPoolOnDestroy&&) = delete;
+  ~LocksPoolOnDestroy() {
+    if (!destroyed_) return;
+    (void)wp_->counters();
+    ++*destroyed_;
+  }
+
+ private:
+  const WorkerPool* wp_;
+  std::atomic<int>* destroyed_;
+};
+
+// Disarms testing::refuse_threads however the test ends.
+struct RefuseThreads {
+  explicit RefuseThreads(std::size_t n) { testing::refuse_threads("gammazero-", n); }
+  ~RefuseThreads() { testing::refuse_threads("", 0); }
+};
+
+}  // namespace
+
+TEST_CASE("gammazero: a worker thread the OS refuses: the task is refused, no worker is traced, the pool carries on") {
+  Rig rig;
+  WorkerPool wp(2, {}, rig.target());
+  RefuseThreads refuse(1);  // the next worker thread
+  std::atomic<int> destroyed{0};
+  std::atomic<bool> ran{false};
+  auto r = wp.submit([&ran, probe = LocksPoolOnDestroy(wp, destroyed)] { ran = true; });
+  REQUIRE_FALSE(r);
+  CHECK(r.error() == Error::thread_create_failed);
+  CHECK(destroyed == 1);  // released by the submitter, without the pool's lock
+  CHECK_FALSE(ran);
+  CHECK(rig.count(EventKind::task_refused, "thread-create-failed") == 1);
+  CHECK(rig.count(EventKind::worker_spawned) == 0);
+  CHECK(rig.count(EventKind::task_handoff) == 0);
+  CHECK(rig.count(EventKind::worker_exited) == 0);
+  CHECK(wp.counters() == Counters{});
+
+  // The next worker starts, and is traced spawned, then handed its task, then running it.
+  REQUIRE(wp.submit_wait([] {}));
+  rig.log.sync();
+  std::vector<EventKind> kinds;
+  for (const Event& e : rig.log.events())
+    if (e.worker != 0) kinds.push_back(e.kind);
+  REQUIRE(kinds.size() >= 3);
+  CHECK(kinds[0] == EventKind::worker_spawned);
+  CHECK(kinds[1] == EventKind::task_handoff);
+  CHECK(kinds[2] == EventKind::task_started);
+  wp.stop_wait();
+  CHECK(wp.trace().accounting().balanced());
+}
+
+TEST_CASE("gammazero: Pause returns even if the OS refuses a worker for one of its pause tasks") {
+  Rig rig;
+  WorkerPool wp(3, {}, rig.target());
+  std::stop_source ctx;
+  {
+    RefuseThreads refuse(1);
+    wp.pause(ctx.get_token());  // hung forever before, holding stopLock
+  }
+  CHECK(rig.count(EventKind::task_refused, "thread-create-failed") == 1);
+  CHECK(wp.counters() == Counters{2, 2, 0, 0});  // the other two pause tasks hold their workers
+  ctx.request_stop();
+  rig.await_count(EventKind::pool_state, "resume", 1);
+  CHECK(wp.submit_wait([] {}));
+  wp.stop();
+  CHECK(wp.trace().accounting().balanced());
+}
+
+TEST_CASE("gammazero: Stop releases the abandoned tasks without holding the pool's lock") {
+  Rig rig;
+  WorkerPool wp(1, {}, rig.target());
+  Gate gate;
+  REQUIRE(wp.submit(gate.task()));
+  gate.await_arrivals(1);
+  std::atomic<int> destroyed{0};
+  for (int i = 0; i < 3; ++i) REQUIRE(wp.submit([probe = LocksPoolOnDestroy(wp, destroyed)] {}));
+  CHECK(wp.waiting_queue_size() == 3);
+  Background stop([&] { wp.stop(); });
+  // Released at once, while the running task still holds the only worker.
+  await_condition([&] { return destroyed == 3; }, "the abandoned tasks released");
+  CHECK(rig.count(EventKind::task_dropped, "abandoned") == 3);
+  CHECK_FALSE(stop.done());
+  gate.open();
+  stop.join();
+  CHECK(wp.trace().accounting().dropped == 3);
+  CHECK(wp.trace().accounting().balanced());
 }
