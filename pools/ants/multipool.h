@@ -54,8 +54,9 @@ class BasicMultiPool {
 
   // There is no Release: this closes the multi-pool (ErrPoolClosed if it
   // already is) and runs ReleaseTimeout on every pool at once (Go: an
-  // errgroup). nil if all ended in time; else the first pool's error, and
-  // `joined` (if given) gets Go's message: "pool 0: operation timed out | ...".
+  // errgroup). nil if all ended in time; else the lowest-indexed pool's
+  // error, and `joined` (if given) gets Go's message: "pool 0: operation
+  // timed out | ...".
   std::error_code release_timeout(Nanos timeout, std::string* joined = nullptr) {
     int opened = OPENED;
     if (!state_.compare_exchange_strong(opened, CLOSED)) return ErrPoolClosed;
@@ -67,6 +68,8 @@ class BasicMultiPool {
         group.emplace_back("ants-release", [&, i] { errs[i] = pools_[i]->release_timeout(timeout); });
     }  // joined here
 
+    // In pool-index order, so the message is the same on every run. Go
+    // collects the errors from a channel, in the order the pools finished.
     std::error_code first;
     std::string text;
     for (std::size_t i = 0; i < errs.size(); ++i) {

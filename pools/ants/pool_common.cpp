@@ -42,12 +42,13 @@ void PoolCommon::purgeStaleWorkers(Ticker& ticker) {
   while (ticker.wait()) {  // a stopped ticker: Go's purgeCtx.Done()
     if (is_closed()) break;
 
-    const Time now = clock().now();
+    Time now{};
     int lookedAt = 0;
     bool isDormant = false;
     std::span<Worker* const> staleWorkers;
     {
       std::lock_guard guard(lock_);
+      now = clock().now();  // as Go's refresh reads time.Now(), under the lock
       lookedAt = workers_->len();
       staleWorkers = workers_->refresh(options_.ExpiryDuration, now);
       const int n = running();
@@ -207,6 +208,16 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
   std::unique_lock guard(lock_);
 
   for (;;) {  // retry:
+    // Not in ants: the cond's ticket is taken here, before anything below is
+    // looked at; Go's cond.Wait takes it at the end. goexit, Tune, the purge
+    // and an over-capacity revertWorker signal without the lock, so a Signal
+    // sent between the capacity check and the ticket would be lost, and the
+    // caller would sleep until some other worker signals: forever with
+    // DisablePurge once the last worker has panicked. Go has that window too,
+    // over a few instructions; here it would also hold waiting++ and a trace
+    // emit. Taken first, any Signal from here on ends the Wait below.
+    const Cond::Ticket ticket = cond_.ticket();
+
     // First try to fetch an idle worker from the queue.
     if (Worker* w = workers_->detach()) {
       trace().handoff(t, w->id(), detachRule_);
@@ -242,7 +253,7 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
     // Otherwise wait for a worker to be put back (or to exit), and retry.
     addWaiting(1);
     trace().blocked(t);
-    cond_.Wait(guard);
+    cond_.Wait(guard, ticket);
     addWaiting(-1);
     trace().unblocked(t);
 

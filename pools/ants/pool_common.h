@@ -60,6 +60,9 @@ class PoolCommon {
   void release_and_join();
   // poolscope: idle workers (workers.len()), read under the lock.
   int idle() const;
+  // poolscope, for tests: submitters asleep in cond.Wait. Each holds its
+  // ticket, so a Signal from now on wakes one of them.
+  int parked() const { return cond_.parked(); }
   // The coarse clock that revertWorker stamps lastUsed with: the pool's clock
   // as ticktock last read it (every 500 ms).
   Time nowTime() const { return Time(now_.load()); }

@@ -137,7 +137,6 @@ std::vector<ParamSpec> optionParams() {
       {.name = "ExpiryDuration",
        .type = ParamType::duration,
        .default_value = "1s",
-       .unit = "time",
        .help = "purge period and idle limit: workers idle this long are stopped at a tick; 0 means 1s, < 0 is "
                "ErrInvalidPoolExpiry unless DisablePurge"},
       {.name = "PreAlloc",

@@ -85,6 +85,9 @@ TEST_CASE("ants MultiPool: RoundRobin retries an overloaded pick once on the lea
   CHECK_FALSE(m.submit([&] { ran = true; }));
   await_condition([&] { return ran.load(); }, "the retried task ran");
   CHECK(m.running_by_index(1) == 1);
+  // Its worker must be back in pool 1's stack before the next submit, or
+  // pool 1 would look full too. Pool 0's worker is busy: one idle in all.
+  await_condition([&] { return m.idle() == 1; }, "pool 1's worker back in its stack");
   rig.log.sync();
   CHECK(rig.log.count(is_kind(EventKind::task_refused)) == 0);
 
@@ -121,7 +124,7 @@ TEST_CASE("ants MultiPool: ReleaseTimeout joins the pools' errors as Go does") {
   REQUIRE_FALSE(m.submit(gate.task()));  // pool 1
   std::string joined;
   std::error_code err;
-  Thread releaser("releaser", [&] { err = m.release_timeout(1s, &joined); });
+  BoundedThread releaser("releaser", [&] { err = m.release_timeout(1s, &joined); });
   // Each pool reads the clock, then releases: after both, a second passes.
   for (int i = 0; i < 2; ++i) await_event(rig.log, is_kind(EventKind::pool_state, ants::rules::kRelease), "released");
   rig.clock.advance(1s);

@@ -47,14 +47,14 @@ TEST_CASE(
 
   // 10x oversubscription: 4 submitters x 25 tasks behind the 10 busy workers.
   std::atomic<int> ran{0}, errors{0};
-  std::vector<Thread> submitters;
+  std::vector<BoundedThread> submitters;
   for (int s = 0; s < 4; ++s)
     submitters.emplace_back("submitter", [&] {
       for (int i = 0; i < 25; ++i) errors += p.submit([&] { ran++; }) ? 1 : 0;
     });
   await_waiting(p.common(), 4);
   gate.open();
-  for (Thread& s : submitters) s.join();
+  for (BoundedThread& s : submitters) s.join();
   await_condition([&] { return ran == 100; }, "every task ran");
 
   CHECK(errors == 0);
@@ -120,7 +120,7 @@ TEST_CASE(
   for (int i = 0; i < 10; ++i) REQUIRE_FALSE(p.submit(gate.task()));
 
   std::error_code blockedErr = ErrTimeout;
-  Thread blocked("blocked", [&] { blockedErr = p.submit([] {}); });
+  BoundedThread blocked("blocked", [&] { blockedErr = p.submit([] {}); });
   await_waiting(p.common(), 1);
   CHECK(p.submit([] {}) == ErrPoolOverload);  // already one waiting: the limit
   Event refused = await_event(rig.log, is_kind(EventKind::task_refused), "refusal");
@@ -174,11 +174,12 @@ TEST_CASE("ants: Tune up starts workers for the waiting submitters (TestPoolTune
 
   // Five submitters wait; scaling up by five wakes all of them (Broadcast).
   std::atomic<int> errors{0};
-  std::vector<Thread> submitters;
+  std::vector<BoundedThread> submitters;
   for (int i = 0; i < 5; ++i) submitters.emplace_back("submitter", [&] { errors += p.submit(gate.task()) ? 1 : 0; });
-  await_waiting(p.common(), 5);
+  await_parked(p.common(), 5);  // asleep with their tickets: Tune's Broadcast, sent without the lock, comes after
   p.common().tune(8);
-  for (Thread& s : submitters) s.join();
+  CHECK(p.common().parked() == 0);  // every one picked at once
+  for (BoundedThread& s : submitters) s.join();
   CHECK(errors == 0);
   CHECK(p.common().running() == 8);
   CHECK(p.common().cap() == 8);
@@ -193,14 +194,25 @@ TEST_CASE("ants: Tune up by one wakes one waiting submitter (Signal)") {
   Gate gate;
   REQUIRE_FALSE(p->submit(gate.task()));
   std::atomic<int> done{0};
-  std::vector<Thread> submitters;
+  std::vector<BoundedThread> submitters;
   for (int i = 0; i < 2; ++i) submitters.emplace_back("submitter", [&] { done += p->submit(gate.task()) ? 0 : 1; });
-  await_waiting(*p, 2);
+  await_parked(*p, 2);  // both asleep with their tickets, so a Broadcast would wake both
+  rig.log.mark();
   p->tune(2);
-  await_condition([&] { return p->running() == 2 && p->waiting() == 1; }, "one submitter woke and started a worker");
+  CHECK(p->parked() == 1);  // Signal picked one, at once
+  // The one it woke starts the second worker; its task waits at the gate, so
+  // nothing signals again before the gate opens.
+  await_event(rig.log, is_kind(EventKind::worker_spawned), "the woken submitter starts a worker");
+  rig.log.sync();
+  CHECK(rig.log.count(is_kind(EventKind::submitter_unblocked)) == 1);
+  CHECK(p->parked() == 1);
+  CHECK(p->waiting() == 1);
+  CHECK(p->running() == 2);
   gate.open();  // the last one gets a worker back from the queue
-  for (Thread& s : submitters) s.join();
+  for (BoundedThread& s : submitters) s.join();
   CHECK(done == 2);
+  rig.log.sync();
+  CHECK(rig.log.count(is_kind(EventKind::submitter_unblocked)) == 2);
 }
 
 TEST_CASE("ants: Tune down stops nothing at once: workers over the capacity exit at revertWorker") {

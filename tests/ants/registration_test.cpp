@@ -120,9 +120,9 @@ TEST_CASE("ants registry: shutdown wakes a blocked submitter with closed") {
   Gate gate;
   REQUIRE(pool->submit(gate.task()).accepted());
   SubmitResult blocked;
-  Thread submitter("submitter", [&] { blocked = pool->submit([] {}); });
+  BoundedThread submitter("submitter", [&] { blocked = pool->submit([] {}); });
   await_condition([&] { return pool->state().blocked == 1; }, "a blocked submitter");
-  Thread opener("opener", [&] {
+  BoundedThread opener("opener", [&] {
     await_event(rig.log, is_kind(EventKind::pool_state, ants::rules::kRelease), "released");
     gate.open();
   });

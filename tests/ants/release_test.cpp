@@ -1,5 +1,6 @@
 // ants_test.go's Release / ReleaseTimeout / Reboot and panic behaviours.
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -25,7 +26,7 @@ TEST_CASE(
       (err == ErrPoolClosed ? closed : accepted)++;
     }
   };
-  Thread a("submitter-a", submitter), b("submitter-b", submitter);
+  BoundedThread a("submitter-a", submitter), b("submitter-b", submitter);
   gate.await_arrivals(1);
   // Both wait: the one whose task runs, on its second submit, and the other.
   // (A submitter that checked IsClosed just before Release and reaches
@@ -71,7 +72,7 @@ TEST_CASE("ants: ReleaseTimeout is nil once every worker has ended (TestReleaseT
   Gate gate;
   for (int i = 0; i < 5; ++i) REQUIRE_FALSE(p->submit(gate.task()));
   std::error_code err = ErrPoolOverload;
-  Thread releaser("releaser", [&] { err = p->release_timeout(2s); });
+  BoundedThread releaser("releaser", [&] { err = p->release_timeout(2s); });
   await_event(rig.log, is_kind(EventKind::pool_state, ants::rules::kRelease), "released");
   gate.open();
   releaser.join();
@@ -87,7 +88,7 @@ TEST_CASE("ants: ReleaseTimeout gives ErrTimeout when a worker outlives the time
   REQUIRE_FALSE(p->submit(gate.task()));
   std::error_code err;
   std::atomic<bool> returned{false};
-  Thread releaser("releaser", [&] {
+  BoundedThread releaser("releaser", [&] {
     err = p->release_timeout(2s);
     returned = true;
   });
@@ -164,14 +165,18 @@ TEST_CASE("ants: a task that throws reaches the PanicHandler after its worker is
   CHECK(pool.load()->trace().accounting().threw == 1);
 }
 
-TEST_CASE("ants: without a PanicHandler the Logger reports what the task threw (TestPoolPanicWithoutHandler)") {
+TEST_CASE(
+    "ants: without a PanicHandler the Logger reports what the task threw (TestPoolPanicWithoutHandler, "
+    "...WithPreAlloc)") {
+  const bool preAlloc = GENERATE(false, true);
+  CAPTURE(preAlloc);
   Rig rig;
   std::mutex m;
   std::vector<std::string> lines;
-  auto p = rig.pool(10, {.Logger = [&](const std::string& line) {
-                      std::lock_guard g(m);
-                      lines.push_back(line);
-                    }});
+  auto p = rig.pool(10, {.PreAlloc = preAlloc, .Logger = [&](const std::string& line) {
+                           std::lock_guard g(m);
+                           lines.push_back(line);
+                         }});
   REQUIRE_FALSE(p->submit([] { throw std::runtime_error("Oops!"); }));
   await_condition(
       [&] {
@@ -179,13 +184,101 @@ TEST_CASE("ants: without a PanicHandler the Logger reports what the task threw (
         return !lines.empty();
       },
       "the panic is logged");
-  std::lock_guard g(m);
-  CHECK(lines.front() == "worker exits from panic: Oops!\n");
+  {
+    std::lock_guard g(m);
+    CHECK(lines.size() == 1);
+    CHECK(lines.front() == "worker exits from panic: Oops!\n");
+  }
+  Event exited = await_event(rig.log, is_kind(EventKind::worker_exited), "the worker exits");
+  CHECK(exited.rule == ants::rules::kPanic);
+  CHECK(p->running() == 0);
 }
 
+namespace {
+
+// A manual clock that can hold one thread inside now(): a gate in the trace's
+// clock. A submitter reads it for its submitter_blocked event, after its
+// capacity check and before cond.Wait, with the pool's lock held.
+class HoldingClock final : public Clock {
+ public:
+  Time now() const override {
+    if (holdThisThread && hold_if_ && hold_if_()) {
+      held_.store(true);
+      release_.pass();
+    }
+    return inner_.now();
+  }
+  std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override {
+    return inner_.wait_until(cv, lock, deadline);
+  }
+
+  // From now on, holds the calling thread in every now() for which `hold_if`
+  // is true, until release().
+  void hold_here(std::function<bool()> hold_if) {
+    hold_if_ = std::move(hold_if);
+    holdThisThread = true;
+  }
+  void await_held() const {
+    await_condition([&] { return held_.load(); }, "a thread held in the clock");
+  }
+  void release() { release_.open(); }
+
+ private:
+  static thread_local bool holdThisThread;
+  ManualClock inner_;
+  std::function<bool()> hold_if_;  // set and read by the held thread only
+  mutable std::atomic<bool> held_{false};
+  mutable Gate release_;
+};
+thread_local bool HoldingClock::holdThisThread = false;
+
+}  // namespace
+
+// The deviation in retrieveWorker: its cond ticket is taken before the
+// capacity check. Here the submitter is held after that check (the pool is
+// full) and before cond.Wait, while the last worker panics and its exit path
+// signals without the lock. Were the ticket taken in Wait, that Signal would
+// reach nobody, and with DisablePurge nothing else would ever wake it.
+TEST_CASE("ants: a Signal between a submitter's capacity check and its Wait still wakes it (DisablePurge)") {
+  HoldingClock clock;
+  TraceStream stream;
+  TraceLog log{stream};
+  auto made = new_pool(1, {.Logger = [](const std::string&) {}, .DisablePurge = true},
+                       TraceTarget{.clock = &clock, .stream = &stream, .name = "ants"});
+  REQUIRE(made);
+  Pool& p = **made;
+  Gate gate;
+  REQUIRE_FALSE(p.submit([&] {
+    gate.pass();
+    throw std::runtime_error("Oops!");
+  }));
+  std::error_code err = ErrTimeout;
+  std::atomic<bool> ran{false};
+  BoundedThread submitter("submitter", [&] {
+    clock.hold_here([&] { return p.waiting() == 1; });  // its submitter_blocked stamp
+    err = p.submit([&] { ran = true; });
+  });
+  clock.await_held();
+  CHECK(p.parked() == 0);
+  const std::size_t threads = live_threads();
+  gate.open();  // the task throws; the exit path: running--, then Signal
+  await_condition([&] { return live_threads() == threads - 1; }, "the worker's thread ended, after its Signal");
+  clock.release();
+  submitter.join();
+  CHECK_FALSE(err);
+  await_condition([&] { return ran.load(); }, "the submitter's task ran");
+  log.sync();
+  CHECK(log.count(is_kind(EventKind::worker_exited, ants::rules::kPanic)) == 1);
+  CHECK(log.count(is_kind(EventKind::worker_spawned)) == 2);
+}
+
+// The exit path signals without the lock. With DisablePurge no dormant
+// Broadcast would ever come: a lost Signal would leave the waiter asleep.
 TEST_CASE("ants: a worker that panics wakes a waiting submitter, which starts a new worker") {
+  const bool disablePurge = GENERATE(false, true);
+  CAPTURE(disablePurge);
   Rig rig;
-  auto p = rig.pool(1, {.Logger = [](const std::string&) {}});
+  auto p = rig.pool(1, {.Logger = [](const std::string&) {}, .DisablePurge = disablePurge});
   Gate gate;
   REQUIRE_FALSE(p->submit([&] {
     gate.pass();
@@ -193,8 +286,8 @@ TEST_CASE("ants: a worker that panics wakes a waiting submitter, which starts a 
   }));
   std::error_code err = ErrTimeout;
   std::atomic<bool> ran{false};
-  Thread waiter("waiter", [&] { err = p->submit([&] { ran = true; }); });
-  await_waiting(*p, 1);
+  BoundedThread waiter("waiter", [&] { err = p->submit([&] { ran = true; }); });
+  await_parked(*p, 1);  // asleep with its ticket: the exit path's Signal comes after it
   gate.open();
   waiter.join();
   CHECK_FALSE(err);

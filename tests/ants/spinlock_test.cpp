@@ -2,11 +2,14 @@
 // on: mutual exclusion, and a condition variable waiting on the lock.
 #include "pools/ants/spinlock.h"
 
+#include <atomic>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "pools/ants/cond.h"
 #include "pools/core/thread.h"
+#include "tests/ants/rig.h"
 #include "tests/support/sync.h"
 
 using namespace poolscope;
@@ -28,32 +31,62 @@ TEST_CASE("ants spin lock: threads incrementing under it lose no update") {
   CHECK(counter == 80000);
 }
 
-TEST_CASE("ants cond: Wait releases the spin lock, Signal wakes one waiter, Broadcast all") {
+TEST_CASE("ants cond: Wait releases the spin lock, Signal wakes exactly one waiter, Broadcast all") {
   SpinLock lock;
   Cond cond;
-  int tickets = 0;
-  std::atomic<int> woke{0};
-  std::vector<Thread> waiters;
+  int tickets = 0;                       // guarded by lock
+  std::atomic<int> wakeups{0}, took{0};  // returns from Wait; waiters that took a ticket
+  std::vector<ants::test::BoundedThread> waiters;
   for (int t = 0; t < 3; ++t)
     waiters.emplace_back("waiter", [&] {
       std::unique_lock g(lock);
-      while (tickets == 0) cond.Wait(g);
+      while (tickets == 0) {
+        cond.Wait(g);
+        ++wakeups;
+      }
       --tickets;
-      ++woke;
+      ++took;
     });
-  // Nothing to take yet: a waiter this wakes re-checks `tickets` and sleeps again.
+  auto await_parked = [&](int n) {
+    await_condition([&] { return cond.parked() == n; }, std::to_string(n) + " waiters parked");
+  };
+  await_parked(3);  // all asleep: Wait let the lock go
+
+  // Nothing to take yet: the one waiter this wakes re-checks and sleeps again.
   cond.Signal();
+  CHECK(cond.parked() == 2);  // Signal picked exactly one, at once
+  await_parked(3);
+  CHECK(wakeups == 1);
+  CHECK(took == 0);
+
   {
     std::lock_guard g(lock);
     tickets = 1;
   }
   cond.Signal();
-  await_condition([&] { return woke == 1; }, "one waiter woke");
+  CHECK(cond.parked() == 2);
+  await_condition([&] { return took == 1; }, "one waiter took the ticket");
+  CHECK(wakeups == 2);
+  CHECK(cond.parked() == 2);  // the other two still asleep: nothing woke them
+
   {
     std::lock_guard g(lock);
     tickets = 2;
   }
   cond.Broadcast();
-  for (Thread& t : waiters) t.join();
-  CHECK(woke == 3);
+  CHECK(cond.parked() == 0);  // Broadcast picked both
+  await_condition([&] { return took == 3; }, "both took a ticket");
+  for (ants::test::BoundedThread& t : waiters) t.join();
+  CHECK(wakeups == 4);
+}
+
+TEST_CASE("ants cond: a Signal after the ticket wakes the waiter even if it comes before Wait") {
+  SpinLock lock;
+  Cond cond;
+  std::unique_lock g(lock);
+  const Cond::Ticket ticket = cond.ticket();
+  cond.Signal();         // nobody parked yet: only the count moves
+  cond.Wait(g, ticket);  // returns at once instead of sleeping
+  CHECK(g.owns_lock());
+  CHECK(cond.parked() == 0);
 }
