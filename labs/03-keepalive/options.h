@@ -58,6 +58,12 @@ inline const Label kTaskQueue = intern_label("task-queue", "taskQueue: the bound
 inline const Label kPoolClose = intern_label(
     "pool-close", "Close: the only way a worker ends (the seed gives workers no idle time-out: its admitted flaw)");
 inline const Label kClose = intern_label("close", "Close: no new tasks; idle workers stop, busy ones finish the queue");
-inline const Label kCloseNow = intern_label("close-now", "CloseNow: the queued tasks are dropped, then Close");
+inline const Label kCloseNow =
+    intern_label("close-now", "CloseNow: the queued tasks are dropped and the pool closes, in one step");
+// C++: the seed strands these tasks (see Pool::close).
+inline const Label kCloseNoWorker =
+    intern_label("close-no-worker",
+                 "Close: tasks queued while no worker was alive (coreSize 0, below a full queue) would wait for "
+                 "ever, so they are dropped");
 
 }  // namespace poolscope::lab03

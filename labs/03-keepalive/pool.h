@@ -32,6 +32,11 @@ namespace poolscope::lab03 {
 class Pool {
  public:
   // Go: NewPool(core, max, cap, opts...). `cap` is the task queue's capacity.
+  // C++: throws std::invalid_argument for what the registry refuses
+  // (registration.cpp): maxSize < 1, coreSize < 0 or > maxSize, cap < 0,
+  // allocationNum < 0 (or > maxSize with isPreAllocation), blockMaxNum < 0.
+  // The seed checks nothing; here maxSize 0 would divide by zero in
+  // `workers`, and more than maxSize workers would overrun its ring.
   Pool(int coreSize, int maxSize, int cap, Options opts = {}, const TraceTarget& target = {});
   ~Pool();  // close(), then join()
   Pool(const Pool&) = delete;
@@ -44,9 +49,13 @@ class Pool {
   // Refuses new tasks from now on. Submitters blocked in submit get
   // ErrPoolClosed, idle workers stop, busy workers stop once the task queue
   // is empty: the queued tasks still run. (The seed does not say what Close
-  // does with queued tasks; close_now() drops them.)
-  void close();
-  // Drops the queued tasks (traced as dropped), then close(). Returns how many.
+  // does with queued tasks; close_now() drops them.) C++: if no worker is
+  // alive, nobody would ever take the queued tasks (coreSize 0: tasks wait
+  // in the queue until it is full), so they are dropped (traced as
+  // `close-no-worker`); returns how many (Go's Close returns nothing).
+  int close();
+  // Drops the queued tasks (traced as dropped) and closes, in one step under
+  // the lock, so that no task can be queued in between. Returns how many.
   int close_now();
   // C++: waits for every worker thread to end (after close()).
   void join();
@@ -81,6 +90,7 @@ class Pool {
   bool isNeedBlocking() const;
   Error blockWait(std::unique_lock<std::mutex>& lock, Job& task);
   Error handleReject(Job& task);
+  int closeLocked();  // close(), with lock_ held
   void handlePanic(std::exception_ptr panic);
 
   const int maxSize_;

@@ -75,6 +75,13 @@ Runnable ArrayBlockingQueue::remove(TaskId task) {
   return {};
 }
 
+bool ArrayBlockingQueue::contains(TaskId task) const {
+  std::lock_guard lock(lock_);
+  for (std::size_t n = 0, i = takeIndex_; n < count_; ++n, i = (i + 1) % items_.size())
+    if (items_[i].id == task) return true;
+  return false;
+}
+
 std::vector<Runnable> ArrayBlockingQueue::drain_to() {
   std::lock_guard lock(lock_);
   std::vector<Runnable> out;

@@ -12,8 +12,8 @@
 // An unbounded queue never refuses, so the pool never grows past core.
 //
 // Only the operations the executor uses are ported: offer, poll, take,
-// remove, drainTo, size. Nobody blocks in put(), so the queues have no
-// notFull condition.
+// remove, drainTo, size, and contains (getQueue() is for monitoring). Nobody
+// blocks in put(), so the queues have no notFull condition.
 #pragma once
 
 #include <cstddef>
@@ -58,6 +58,8 @@ class BlockingQueue {
   virtual Runnable poll() = 0;
   // Java's remove(Object) by identity: ours by task id. Returns the task, or null.
   virtual Runnable remove(TaskId task) = 0;
+  // Java's contains(Object), by task id: is the task waiting in the queue?
+  virtual bool contains(TaskId task) const = 0;
   // drainTo(c): removes every task, in the order poll() would give them.
   virtual std::vector<Runnable> drain_to() = 0;
   virtual std::size_t size() const = 0;

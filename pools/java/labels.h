@@ -15,8 +15,8 @@ inline const Label kDiscardedAtShutdown = intern_label(
     "discarded-at-shutdown", "CallerRuns/DiscardOldest policy: the executor is shut down, so the task is discarded");
 inline const Label kNothingToDiscard =
     intern_label("nothing-to-discard",
-                 "DiscardOldestPolicy: the queue holds nothing to drop (a SynchronousQueue never does), so "
-                 "the task itself is discarded");
+                 "DiscardOldestPolicy: a SynchronousQueue never holds a task to drop, so the task itself is "
+                 "discarded");
 
 // Why a worker started (worker_spawned).
 inline const Label kCoreWorker =

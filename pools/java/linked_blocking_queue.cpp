@@ -91,6 +91,13 @@ Runnable LinkedBlockingQueue::remove(TaskId task) {
   return {};
 }
 
+bool LinkedBlockingQueue::contains(TaskId task) const {
+  std::scoped_lock fullyLock(putLock_, takeLock_);
+  for (const Node* p = head_->next.get(); p; p = p->next.get())
+    if (p->item.id == task) return true;
+  return false;
+}
+
 std::vector<Runnable> LinkedBlockingQueue::drain_to() {
   std::lock_guard takeLock(takeLock_);
   std::vector<Runnable> out;

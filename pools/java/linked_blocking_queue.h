@@ -25,6 +25,7 @@ class LinkedBlockingQueue final : public BlockingQueue {
   Runnable poll(Time deadline, InterruptFlag& self) override;
   Runnable poll() override;
   Runnable remove(TaskId task) override;
+  bool contains(TaskId task) const override;
   std::vector<Runnable> drain_to() override;
   std::size_t size() const override;
   void wake_takers() override;
@@ -42,9 +43,9 @@ class LinkedBlockingQueue final : public BlockingQueue {
   std::atomic<int> count_{0};
   std::unique_ptr<Node> head_;  // the dummy; head_->next is the first task
   Node* last_;                  // the last node (the dummy when empty)
-  std::mutex takeLock_;
+  mutable std::mutex takeLock_;
   CondVar notEmpty_;
-  std::mutex putLock_;
+  mutable std::mutex putLock_;
 };
 
 }  // namespace poolscope::java

@@ -59,6 +59,11 @@ Runnable PriorityBlockingQueue::remove(TaskId task) {
   return x;
 }
 
+bool PriorityBlockingQueue::contains(TaskId task) const {
+  std::lock_guard lock(lock_);
+  return std::any_of(queue_.begin(), queue_.end(), [&](const Runnable& r) { return r.id == task; });
+}
+
 std::vector<Runnable> PriorityBlockingQueue::drain_to() {
   std::lock_guard lock(lock_);
   std::vector<Runnable> out;

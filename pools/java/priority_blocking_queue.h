@@ -18,6 +18,7 @@ class PriorityBlockingQueue final : public BlockingQueue {
   Runnable poll(Time deadline, InterruptFlag& self) override;
   Runnable poll() override;
   Runnable remove(TaskId task) override;
+  bool contains(TaskId task) const override;
   std::vector<Runnable> drain_to() override;
   std::size_t size() const override;
   void wake_takers() override;

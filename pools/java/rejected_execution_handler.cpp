@@ -31,14 +31,16 @@ SubmitResult DiscardOldestPolicy::rejected_execution(Runnable& r, ThreadPoolExec
     e.trace().refused(r.id, kDiscardedAtShutdown);
     return SubmitResult::refuse(kDiscardedAtShutdown);
   }
-  Runnable oldest = e.get_queue().poll();
-  if (!oldest) {
+  if (Runnable oldest = e.get_queue().poll()) {
+    e.trace().dropped(oldest.id, kDiscardOldest);
+  } else if (!e.get_queue().holds_tasks()) {
     // Java retries anyway, and with nothing ever to drop (a SynchronousQueue)
     // recurses until a worker frees up or the stack overflows.
     e.trace().refused(r.id, kNothingToDiscard);
     return SubmitResult::refuse(kNothingToDiscard);
   }
-  e.trace().dropped(oldest.id, kDiscardOldest);
+  // An empty queue that can hold tasks was emptied by a worker since the
+  // failed offer: the retry finds room, as in Java.
   return e.execute(std::move(r));
 }
 

@@ -40,8 +40,10 @@ class DiscardPolicy final : public RejectedExecutionHandler {
   SubmitResult rejected_execution(Runnable& r, ThreadPoolExecutor& e) override;
 };
 
-// Drops the oldest queued task and retries execute(), unless the executor is
-// shut down: then the task is discarded.
+// Drops the oldest queued task (if any) and retries execute(), unless the
+// executor is shut down: then the task is discarded. With a SynchronousQueue,
+// which never holds a task to drop, the task is discarded (nothing-to-discard)
+// instead of retrying as Java does.
 class DiscardOldestPolicy final : public RejectedExecutionHandler {
  public:
   SubmitResult rejected_execution(Runnable& r, ThreadPoolExecutor& e) override;

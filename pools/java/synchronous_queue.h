@@ -23,6 +23,7 @@ class SynchronousQueue final : public BlockingQueue {
   Runnable poll(Time deadline, InterruptFlag& self) override;
   Runnable poll() override { return {}; }  // no producer ever waits here
   Runnable remove(TaskId) override { return {}; }
+  bool contains(TaskId) const override { return false; }
   std::vector<Runnable> drain_to() override { return {}; }
   std::size_t size() const override { return 0; }
   void wake_takers() override;

@@ -2,6 +2,7 @@
 // blocking, its handlers, and its flaw (no worker ever expires).
 #include <atomic>
 #include <stdexcept>
+#include <vector>
 
 #include "pools/core/registry.h"
 #include "pools/coremax/pool.h"
@@ -38,7 +39,9 @@ struct Rig {
   }
 };
 
-// Opens the gate on leaving the scope (declare it after the pool).
+// Opens the gate on leaving the scope. Declare the gate before the pool and
+// this after the pool (and after any thread that waits on the pool), so that
+// the gate opens first and outlives every worker that passes it.
 struct OpenOnExit {
   Gate& g;
   ~OpenOnExit() { g.open(); }
@@ -127,12 +130,12 @@ TEST_CASE("coremax: with isBlocking, a submitter waits for an idle worker") {
   Rig rig;
   Gate gate;
   Pool p(1, 1, 1, {.isBlocking = true}, rig.target());
-  OpenOnExit open{gate};
   p.submit(gate.task());  // runs
   p.submit(gate.task());  // queued
   std::atomic<bool> ran{false};
   Error err = ErrPoolFull;
   Thread submitter("submitter", [&] { err = p.submit([&] { ran = true; }); });
+  OpenOnExit open{gate};  // after the submitter, which waits for the gated worker
   await_event(rig.log, is_kind(EventKind::submitter_blocked), "the submitter blocks");
   CHECK(p.block_size() == 1);
   gate.open();  // the worker runs both tasks, goes idle, and the submitter hands it task 3
@@ -147,10 +150,10 @@ TEST_CASE("coremax: blockMaxNum caps the blocked submitters, and close wakes the
   Rig rig;
   Gate gate;
   Pool p(1, 1, 0, {.isBlocking = true, .blockMaxNum = 1}, rig.target());
-  OpenOnExit open{gate};
   p.submit(gate.task());
   Error err = kNoLabel;
   Thread submitter("submitter", [&] { err = p.submit([] {}); });
+  OpenOnExit open{gate};  // after the submitter, which waits for the gated worker
   await_event(rig.log, is_kind(EventKind::submitter_blocked), "one submitter blocks");
   CHECK(p.submit([] {}) == ErrPoolFull);  // a second may not wait
   p.close();
@@ -230,12 +233,106 @@ TEST_CASE("coremax: close runs the queued tasks and close_now drops them") {
 TEST_CASE("coremax: the reject handler chooses the error") {
   Rig rig;
   const Label busy = intern_label("test-busy", "a test's own refusal");
+  Gate gate;  // before the pool: ~Pool joins the worker that passes it
   Pool p(0, 1, 0, {.rejectHandler = [&](const Task&) { return busy; }}, rig.target());
-  Gate gate;
   OpenOnExit open{gate};
   p.submit(gate.task());
   CHECK(p.submit([] {}) == busy);
   CHECK(rig.count(is_kind(EventKind::task_refused, busy)) == 1);
+}
+
+// The trap of coreSize 0: only a full queue starts a worker (step 3), and a
+// queued task is taken only by a worker that has just run a task. So the
+// first taskQueueCap tasks wait for a worker that the next task starts.
+TEST_CASE("coremax: with coreSize 0, tasks wait in the queue until it is full (the trap)") {
+  Rig rig;
+  Pool p(0, 2, 3, {}, rig.target());
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 3; ++i) CHECK(p.submit([&] { ++ran; }) == kNoLabel);
+  CHECK(p.running_size() == 0);
+  CHECK(p.queue_size() == 3);
+  CHECK(rig.count(is_kind(EventKind::worker_spawned)) == 0);
+
+  SECTION("close drops the tasks no worker will ever take, so every task is accounted for") {
+    CHECK(p.close() == 3);
+    CHECK(p.queue_size() == 0);
+    CHECK(rig.count(is_kind(EventKind::task_dropped, kCloseNoWorker)) == 3);
+    p.join();
+    CHECK(ran == 0);
+    Accounting a = p.trace().accounting();
+    CHECK(a.dropped == 3);
+    CHECK(a.balanced());
+  }
+  SECTION("the task that finds the queue full starts a worker, which then runs them all") {
+    CHECK(p.submit([&] { ++ran; }) == kNoLabel);
+    CHECK(rig.count(is_kind(EventKind::worker_spawned, kTaskQueueFull)) == 1);
+    rig.await_count(is_kind(EventKind::task_finished), 4, "the 4 tasks ran");
+    CHECK(p.close() == 0);  // a worker is alive: nothing is stranded
+    p.join();
+    CHECK(ran == 4);
+    CHECK(p.trace().accounting().balanced());
+  }
+}
+
+TEST_CASE("coremax: through the registry, a graceful shutdown with coreSize 0 accounts for the stranded tasks") {
+  Rig rig;
+  auto pool =
+      Registry::global().create("coremax", {{"coreSize", 0}, {"maxSize", 2}, {"taskQueueCap", 4}}, rig.target());
+  for (int i = 0; i < 3; ++i) CHECK(pool->submit([] {}).accepted());
+  pool->shutdown(ShutdownMode::graceful);
+  Accounting a = pool->accounting();
+  CHECK(a.dropped == 3);
+  CHECK(a.balanced());
+  Event stopped = await_event(rig.log, is_kind(EventKind::pool_stopped), "the pool stopped");
+  CHECK(stopped.arg == 3);
+}
+
+TEST_CASE("coremax: the constructor refuses what the registry refuses (std::invalid_argument)") {
+  CHECK_THROWS_AS(Pool(0, 0, 1), std::invalid_argument);  // `workers` would take a modulus by 0
+  CHECK_THROWS_WITH(Pool(0, 0, 1), "coremax: maxSize 0 must be at least 1");
+  CHECK_THROWS_AS(Pool(-1, 1, 1), std::invalid_argument);
+  CHECK_THROWS_AS(Pool(5, 4, 1), std::invalid_argument);  // more workers than `workers` holds
+  CHECK_THROWS_WITH(Pool(5, 4, 1), "coremax: coreSize 5 must not exceed maxSize 4");
+  CHECK_THROWS_AS(Pool(1, 4, -1), std::invalid_argument);
+  CHECK_THROWS_AS(Pool(1, 4, 1, {.isPreAllocation = true, .allocationNum = 5}), std::invalid_argument);
+  CHECK_THROWS_AS(Pool(1, 4, 1, {.allocationNum = -1}), std::invalid_argument);
+  CHECK_THROWS_AS(Pool(1, 4, 1, {.isBlocking = true, .blockMaxNum = -1}), std::invalid_argument);
+  CHECK_NOTHROW(Pool(0, 1, 0));
+  CHECK_NOTHROW(Pool(4, 4, 0, {.isPreAllocation = true, .allocationNum = 4}));
+  CHECK_NOTHROW(Pool(1, 4, 1, {.allocationNum = 9}));  // unused without isPreAllocation, as in the registry
+}
+
+TEST_CASE("coremax: close_now drops the queue and closes in one step, so nothing is queued after it") {
+  Rig rig;
+  Gate gate;
+  Pool p(1, 1, 1 << 12, {}, rig.target());
+  REQUIRE(p.submit(gate.task()) == kNoLabel);  // the only worker is held: the rest queue
+  std::vector<Thread> submitters;
+  OpenOnExit open{gate};
+  for (int s = 0; s < 4; ++s)
+    submitters.emplace_back("submitter", [&p] {
+      for (int i = 0; i < 500 && p.submit([] {}) != ErrPoolClosed; ++i) {
+      }
+    });
+  await_condition([&] { return p.queue_size() >= 100; }, "100 tasks queued");
+  int dropped = p.close_now();
+  for (Thread& t : submitters) t.join();
+  CHECK(p.queue_size() == 0);
+  gate.open();
+  p.join();
+  rig.log.sync();
+  bool closed = false;
+  std::size_t queuedAfter = 0;
+  for (const Event& e : rig.log.events()) {
+    if (e.kind == EventKind::pool_state && e.rule == kCloseNow) closed = true;
+    if (closed && e.kind == EventKind::task_queued) ++queuedAfter;
+  }
+  CHECK(closed);
+  CHECK(queuedAfter == 0);
+  Accounting a = p.trace().accounting();
+  CHECK(a.dropped == static_cast<std::uint64_t>(dropped));
+  CHECK(a.completed == 1);
+  CHECK(a.balanced());
 }
 
 TEST_CASE("coremax: registry config errors, and nothing is live") {

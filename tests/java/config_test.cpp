@@ -1,5 +1,7 @@
 // Construction and settings: the exceptions Java throws (types, not
 // messages), the getters and setters, prestarting, and the registry entry.
+#include <atomic>
+#include <optional>
 #include <thread>
 
 #include "pools/core/registry.h"
@@ -80,6 +82,36 @@ TEST_CASE("java: getters return what the constructor and setters set (TCK getter
   CHECK(dynamic_cast<AbortPolicy*>(build(1, 1, 1s)->get_rejected_execution_handler().get()) != nullptr);
 }
 
+namespace {
+
+// A default factory that counts the threads it makes.
+class CountingThreadFactory final : public ThreadFactory {
+ public:
+  std::optional<Thread> newThread(std::move_only_function<void()> r) override {
+    ++made;
+    return inner_.newThread(std::move(r));
+  }
+  std::atomic<int> made{0};
+
+ private:
+  DefaultThreadFactory inner_;
+};
+
+}  // namespace
+
+TEST_CASE(
+    "java: setThreadFactory: get returns the factory set, and new threads come from it (TCK "
+    "testSetThreadFactory)") {
+  Rig rig;
+  auto e = rig.make(1, 1, 60s, std::make_unique<LinkedBlockingQueue>());
+  auto factory = std::make_shared<CountingThreadFactory>();
+  e->set_thread_factory(factory);
+  CHECK(e->get_thread_factory() == factory);
+  e->execute([] {});
+  e->close();
+  CHECK(factory->made == 1);
+}
+
 TEST_CASE("java: prestartCoreThread and prestartAllCoreThreads (TCK)") {
   Rig rig;
   auto e = rig.make(2, 6, 60s, std::make_unique<ArrayBlockingQueue>(10));
@@ -148,26 +180,29 @@ TEST_CASE("java: live settings through the registry, with Java's checks") {
 TEST_CASE("java: the Pool adapter reports each policy's fate") {
   ManualClock clock;
   Gate gate;
-  auto saturate = [&](const char* policy) {
-    auto pool = Registry::global().create("java",
-                                          {{"corePoolSize", 1},
-                                           {"maximumPoolSize", 1},
-                                           {"workQueue", "ArrayBlockingQueue"},
-                                           {"queueCapacity", 1},
-                                           {"handler", policy}},
-                                          {.clock = &clock});
+  // Every pool is declared before the OpenOnExit: the gate opens before any
+  // pool's destructor waits for its gated task.
+  std::unique_ptr<Pool> abort, discard, oldest, caller;
+  OpenOnExit open(gate);
+  // Into `pool`, so that a failed REQUIRE leaves it to the order above.
+  auto saturate = [&](std::unique_ptr<Pool>& pool, const char* policy) {
+    pool = Registry::global().create("java",
+                                     {{"corePoolSize", 1},
+                                      {"maximumPoolSize", 1},
+                                      {"workQueue", "ArrayBlockingQueue"},
+                                      {"queueCapacity", 1},
+                                      {"handler", policy}},
+                                     {.clock = &clock});
     REQUIRE(pool->submit(gate.task()).accepted());
     REQUIRE(pool->submit([] {}).accepted());
-    return pool;
   };
-  OpenOnExit open(gate);
-  auto abort = saturate("AbortPolicy");
+  saturate(abort, "AbortPolicy");
   CHECK(abort->submit([] {}).reason == kRejected);
-  auto discard = saturate("DiscardPolicy");
+  saturate(discard, "DiscardPolicy");
   CHECK(discard->submit([] {}).reason == kDiscard);
-  auto oldest = saturate("DiscardOldestPolicy");
+  saturate(oldest, "DiscardOldestPolicy");
   CHECK(oldest->submit([] {}).accepted());
-  auto caller = saturate("CallerRunsPolicy");
+  saturate(caller, "CallerRunsPolicy");
   std::thread::id ranOn;
   CHECK(caller->submit([&] { ranOn = std::this_thread::get_id(); }).accepted());
   CHECK(ranOn == std::this_thread::get_id());

@@ -1,5 +1,6 @@
 // Keep-alive on a manual clock: which threads time out, when, and how the
 // live settings change that.
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <mutex>
@@ -12,10 +13,12 @@ using namespace poolscope::java::test;
 
 namespace {
 
-// Runs `n` gated tasks (one thread each on a SynchronousQueue), then lets
-// them finish and waits until every thread waits for its next task.
-void grow_then_idle(Rig& rig, ThreadPoolExecutor& e, int n, std::size_t timedWaiters) {
-  Gate gate;
+// Runs `n` tasks held at `gate` (one thread each on a SynchronousQueue), then
+// lets them finish and waits until every thread waits for its next task. The
+// caller declares the gate before the executor, which joins the threads that
+// pass it; the gate opens even if a REQUIRE here fails.
+void grow_then_idle(Rig& rig, ThreadPoolExecutor& e, Gate& gate, int n, std::size_t timedWaiters) {
+  OpenOnExit open(gate);
   for (int i = 0; i < n; ++i) REQUIRE(e.execute(gate.task()).accepted());
   gate.await_arrivals(n);
   gate.open();
@@ -27,8 +30,9 @@ void grow_then_idle(Rig& rig, ThreadPoolExecutor& e, int n, std::size_t timedWai
 
 TEST_CASE("java: threads above core time out after keepAliveTime, down to exactly core (jtreg TimeOutShrink)") {
   Rig rig;
+  Gate gate;
   auto e = rig.make(4, 8, 1s, std::make_unique<SynchronousQueue>());
-  grow_then_idle(rig, *e, 8, 8);  // 8 > core: every thread waits in poll(keepAliveTime)
+  grow_then_idle(rig, *e, gate, 8, 8);  // 8 > core: every thread waits in poll(keepAliveTime)
   CHECK(e->get_pool_size() == 8);
   rig.clock.advance(999ms);
   CHECK(e->get_pool_size() == 8);
@@ -47,17 +51,18 @@ TEST_CASE("java: threads above core time out after keepAliveTime, down to exactl
 
 TEST_CASE("java: allowCoreThreadTimeOut lets core threads time out too, down to zero (jtreg CoreThreadTimeOut)") {
   Rig rig;
+  Gate gate;
   auto e = rig.make(10, 10, 30ms, std::make_unique<ArrayBlockingQueue>(20));
   e->allow_core_thread_time_out(true);
   CHECK(e->allows_core_thread_time_out());
-  grow_then_idle(rig, *e, 10, 10);
+  grow_then_idle(rig, *e, gate, 10, 10);
   CHECK(e->get_pool_size() == 10);
   rig.clock.advance(30ms);
   rig.await_count(is_kind(EventKind::worker_exited, kCoreTimeOut), 10, "every core thread timed out");
   CHECK(e->get_pool_size() == 0);
   // The pool still works: a new task gets a new core thread.
   e->execute([] {});
-  await_event(rig.log, is_kind(EventKind::task_finished), "a task after the time-out");
+  rig.await_count(is_kind(EventKind::task_finished), 11, "a task after the time-out");
   CHECK(e->get_pool_size() == 1);
 }
 
@@ -115,6 +120,10 @@ class LateTaskQueue final : public BlockingQueue {
     return q_.empty() ? Runnable{} : pop();
   }
   Runnable remove(TaskId) override { return {}; }
+  bool contains(TaskId task) const override {
+    std::lock_guard g(m_);
+    return std::any_of(q_.begin(), q_.end(), [&](const Runnable& r) { return r.id == task; });
+  }
   std::vector<Runnable> drain_to() override {
     std::lock_guard g(m_);
     std::vector<Runnable> out;
@@ -167,8 +176,9 @@ TEST_CASE("java: the last thread does not time out while tasks wait in the queue
 
 TEST_CASE("java: a shorter keepAliveTime wakes idle threads, which wait again with it (jtreg ConfigChanges)") {
   Rig rig;
+  Gate gate;
   auto e = rig.make(1, 2, 60s, std::make_unique<SynchronousQueue>());
-  grow_then_idle(rig, *e, 2, 2);
+  grow_then_idle(rig, *e, gate, 2, 2);
   std::size_t idleBefore = rig.count(is_kind(EventKind::worker_idle, kPoll));
   e->set_keep_alive_time(5s);
   CHECK(e->get_keep_alive_time() == 5s);
@@ -209,8 +219,9 @@ TEST_CASE("java: a higher core size starts threads for the queued tasks") {
 
 TEST_CASE("java: a lower maximum makes the excess idle threads exit at once") {
   Rig rig;
+  Gate gate;
   auto e = rig.make(1, 3, 60s, std::make_unique<SynchronousQueue>());
-  grow_then_idle(rig, *e, 3, 3);
+  grow_then_idle(rig, *e, gate, 3, 3);
   e->set_maximum_pool_size(1);
   CHECK(e->get_maximum_pool_size() == 1);
   rig.await_count(is_kind(EventKind::worker_exited, kOverMaximum), 2, "2 threads over the maximum exited");

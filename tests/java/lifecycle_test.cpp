@@ -25,11 +25,13 @@ class HookedExecutor : public ThreadPoolExecutor {
   ~HookedExecutor() override { close(); }  // before the overrides are gone
 
   std::atomic<int> before{0}, after{0}, afterWithException{0}, terminatedCalls{0};
-  std::atomic<int> failBefore{0};  // how many beforeExecute calls throw
+  std::atomic<int> failBefore{0};          // how many beforeExecute calls throw
+  std::atomic<Gate*> beforeGate{nullptr};  // if set, every beforeExecute first passes it
 
  protected:
   void before_execute(WorkerId, const Runnable&) override {
     ++before;
+    if (Gate* g = beforeGate.load()) g->pass();
     if (failBefore > 0) {
       --failBefore;
       throw std::runtime_error("beforeExecute failed");
@@ -95,6 +97,138 @@ TEST_CASE("java: shutdown runs the queued tasks, shutdownNow returns them (TCK t
   }
 }
 
+TEST_CASE("java: isTerminating is false while running and once terminated (TCK testIsTerminating)") {
+  Rig rig;
+  Gate gate;
+  auto e = rig.make(1, 1, 60s, std::make_unique<ArrayBlockingQueue>(10));
+  OpenOnExit open(gate);
+  CHECK_FALSE(e->is_terminating());
+  std::atomic<bool> terminatingInTask{true};
+  e->execute([&] {
+    terminatingInTask = e->is_terminating();
+    gate.pass();
+  });
+  gate.await_arrivals(1);
+  CHECK_FALSE(terminatingInTask);
+  CHECK_FALSE(e->is_terminating());
+  e->shutdown();
+  CHECK(e->is_terminating());  // the task still runs
+  gate.open();
+  e->await_termination();
+  CHECK(e->is_terminated());
+  CHECK_FALSE(e->is_terminating());
+}
+
+TEST_CASE(
+    "java: execute racing shutdownNow still terminates, every task accounted for (jtreg ShutdownNowExecuteRace)") {
+  constexpr int kSubmitters = 4;
+  for (bool linked : {false, true}) {
+    for (int round = 0; round < 10; ++round) {
+      CAPTURE(linked, round);
+      Rig rig;
+      std::unique_ptr<BlockingQueue> queue;
+      if (linked)
+        queue = std::make_unique<LinkedBlockingQueue>();
+      else
+        queue = std::make_unique<SynchronousQueue>();  // jtreg's
+      auto e = rig.make(kSubmitters, kSubmitters, 60s, std::move(queue));
+      std::atomic<int> accepted{0};
+      std::vector<Thread> submitters;
+      for (int s = 0; s < kSubmitters; ++s)
+        submitters.emplace_back("submitter", [&] {
+          // Until the pool is shut down: a saturated SynchronousQueue pool rejects too.
+          for (int i = 0; i < 100'000; ++i) {
+            try {
+              if (e->execute([] {}).accepted()) ++accepted;
+            } catch (const RejectedExecutionException&) {
+              if (e->is_shutdown()) return;
+            }
+          }
+        });
+      await_condition([&] { return accepted.load() >= 50; }, "the submitters are under way");
+      e->shutdown_now();
+      await_condition([&] { return e->is_terminated(); }, "the pool terminated");
+      CHECK(e->await_termination(Nanos(0)));
+      for (Thread& t : submitters) t.join();
+      CHECK(e->get_queue().size() == 0);
+      Accounting a = e->trace().accounting();
+      CHECK(a.balanced());
+      CHECK(a.completed + a.dropped == static_cast<std::uint64_t>(accepted.load()));  // ran, or returned by shutdownNow
+    }
+  }
+}
+
+namespace {
+
+// A LinkedBlockingQueue that notes, each time a worker starts to wait on it,
+// whether that worker's interrupt status is already set: if it is, the
+// worker was interrupted while it was not waiting (while it ran a task).
+class InterruptCheckingQueue final : public BlockingQueue {
+ public:
+  LinkedBlockingQueue inner;  // bind it to the executor's trace too
+  std::atomic<int> waits{0}, interruptedOnEntry{0};
+
+  bool offer(Runnable& r) override { return inner.offer(r); }
+  Runnable take(InterruptFlag& self) override {
+    note(self);
+    return inner.take(self);
+  }
+  Runnable poll(Time deadline, InterruptFlag& self) override {
+    note(self);
+    return inner.poll(deadline, self);
+  }
+  Runnable poll() override { return inner.poll(); }
+  Runnable remove(TaskId task) override { return inner.remove(task); }
+  bool contains(TaskId task) const override { return inner.contains(task); }
+  std::vector<Runnable> drain_to() override { return inner.drain_to(); }
+  std::size_t size() const override { return inner.size(); }
+  void wake_takers() override { inner.wake_takers(); }
+
+ private:
+  void note(const InterruptFlag& self) {
+    if (self.is_set()) ++interruptedOnEntry;
+    ++waits;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("java: neither the setters nor shutdown interrupt a busy worker (jtreg SelfInterrupt)") {
+  constexpr int n = 4;
+  Rig rig;
+  Gate start, finish, queued;  // before the executor, whose destructor joins the workers that pass them
+  auto queue = std::make_unique<InterruptCheckingQueue>();
+  InterruptCheckingQueue& q = *queue;
+  auto e = rig.make(n, n, 60s, std::move(queue));
+  OpenOnExit openStart(start), openFinish(finish), openQueued(queued);
+  q.inner.bind(e->trace());
+  for (int i = 0; i < n; ++i)
+    e->execute([&] {
+      start.pass();  // every worker is busy before any task calls a setter
+      e->set_core_pool_size(n);
+      e->set_core_pool_size(1);  // interrupts the idle workers: there are none
+      finish.pass();
+    });
+  start.await_arrivals(n);
+  start.open();
+  finish.await_arrivals(n);  // every task called both setters and is still running
+  CHECK(e->get_core_pool_size() == 1);
+  CHECK(e->get_pool_size() == n);
+  CHECK(e->get_active_count() == n);
+  for (int i = 0; i < n; ++i) e->execute(queued.task());  // one queued task for each worker
+  CHECK(q.size() == n);
+  e->shutdown();  // interrupts the idle workers: there are none
+  CHECK(e->is_terminating());
+  finish.open();
+  queued.await_arrivals(n);  // each worker waited on the queue once, and took a task
+  CHECK(q.waits == n);
+  CHECK(q.interruptedOnEntry == 0);
+  queued.open();
+  e->await_termination();
+  CHECK(e->get_completed_task_count() == 2 * n);
+  CHECK(e->trace().accounting().balanced());
+}
+
 TEST_CASE("java: awaitTermination times out on the pool's clock (TCK testAwaitTermination_timesOut)") {
   Rig rig;
   auto e = rig.make(1, 1, 60s, std::make_unique<LinkedBlockingQueue>());
@@ -142,11 +276,11 @@ TEST_CASE("java: beforeExecute and afterExecute run around each task (TCK testBe
 
 TEST_CASE("java: a task that throws kills its thread, which is replaced (jtreg ThrowingTasks)") {
   Rig rig;
-  auto e = hooked(rig, 2, std::make_unique<LinkedBlockingQueue>());
   // Every task is submitted before the first one throws: while execute() runs,
   // its step 1 may start a core worker in a dead worker's place, and then
   // processWorkerExit's replacement finds the pool full (as in Java).
-  Gate gate;
+  Gate gate;  // before the executor, whose destructor joins the workers that pass it
+  auto e = hooked(rig, 2, std::make_unique<LinkedBlockingQueue>());
   OpenOnExit open(gate);
   for (int i = 0; i < 10; ++i)
     e->execute([i, &gate] {
@@ -169,11 +303,19 @@ TEST_CASE("java: a task that throws kills its thread, which is replaced (jtreg T
 
 TEST_CASE("java: if beforeExecute throws, the task never runs and the thread is replaced") {
   Rig rig;
+  // The first beforeExecute waits until both tasks are submitted (as in
+  // ThrowingTasks): if the worker died first, the second execute() would start
+  // a core worker in its place and the replacement would find the pool full.
+  Gate gate;
   auto e = hooked(rig, 1, std::make_unique<LinkedBlockingQueue>());
+  OpenOnExit open(gate);
   e->failBefore = 1;
+  e->beforeGate = &gate;
   std::atomic<int> ran{0};
   e->execute([&] { ++ran; });
   e->execute([&] { ++ran; });
+  CHECK(e->get_queue().size() == 1);  // the second task waits for the replacement
+  gate.open();
   e->close();
   CHECK(ran == 1);
   CHECK(rig.count(is_kind(EventKind::task_dropped, kBeforeExecuteThrew)) == 1);
@@ -218,7 +360,9 @@ TEST_CASE("java: a factory that throws: execute throws, and the pool still shuts
   CHECK_THROWS_AS(e.execute([] {}), std::runtime_error);
   CHECK(e.get_pool_size() == 0);
   e.shutdown();
-  CHECK(e.await_termination(Nanos(0)) == e.is_terminated());
+  // No worker and an empty queue: shutdown() itself terminates the pool.
+  CHECK(e.is_terminated());
+  CHECK(e.await_termination(Nanos(0)));
   e.close();
   CHECK(e.is_terminated());
 }

@@ -51,7 +51,10 @@ TEST_CASE("java queues: ArrayBlockingQueue is a bounded FIFO") {
   CHECK(refused);  // a refused task stays with the caller
   CHECK(q.poll().id == 1);
   CHECK(offer(q, 4));  // the ring wraps
+  CHECK(q.contains(4));
+  CHECK_FALSE(q.contains(1));
   CHECK(q.remove(3).id == 3);
+  CHECK_FALSE(q.contains(3));
   CHECK_FALSE(q.remove(3));
   CHECK(ids(q.drain_to()) == std::vector<TaskId>{2, 4});
   CHECK(q.is_empty());
@@ -61,8 +64,11 @@ TEST_CASE("java queues: LinkedBlockingQueue is a FIFO, bounded only if asked") {
   LinkedBlockingQueue unbounded;
   for (TaskId id = 1; id <= 1000; ++id) REQUIRE(offer(unbounded, id));
   CHECK(unbounded.size() == 1000);
+  CHECK(unbounded.contains(1000));
   CHECK(unbounded.remove(1000).id == 1000);  // the last node
-  CHECK(offer(unbounded, 1001));             // appends after the new last
+  CHECK_FALSE(unbounded.contains(1000));
+  CHECK(offer(unbounded, 1001));  // appends after the new last
+  CHECK(unbounded.contains(1001));
   CHECK(unbounded.poll().id == 1);
   std::vector<TaskId> rest = ids(unbounded.drain_to());
   CHECK(rest.size() == 999);
@@ -80,6 +86,8 @@ TEST_CASE("java queues: PriorityBlockingQueue gives the highest priority first")
   TaskId id = 1;
   for (int p : {3, 9, 1, 7, 5}) CHECK(offer(q, id++, p));
   CHECK(q.poll().priority == 9);
+  CHECK(q.contains(4));
+  CHECK_FALSE(q.contains(2));  // the 9, polled
   CHECK(q.remove(4).priority == 7);
   std::vector<Runnable> rest = q.drain_to();
   REQUIRE(rest.size() == 3);
@@ -93,6 +101,7 @@ TEST_CASE("java queues: a SynchronousQueue takes a task only when someone waits 
   Bound b(q);
   CHECK_FALSE(offer(q, 1));
   CHECK(q.size() == 0);
+  CHECK_FALSE(q.contains(1));
   InterruptFlag self;
   Runnable got;
   Thread taker("taker", [&] { got = q.take(self); });

@@ -11,17 +11,20 @@ using namespace poolscope::java::test;
 
 namespace {
 
-// Task 1 runs (held at the gate), task 2 waits in the queue: the pool is saturated.
-std::unique_ptr<ThreadPoolExecutor> saturated(Rig& rig, Gate& gate, std::shared_ptr<RejectedExecutionHandler> handler,
-                                              std::atomic<int>* ran2 = nullptr) {
-  auto e = rig.make(1, 1, 60s, std::make_unique<ArrayBlockingQueue>(1), std::move(handler));
-  e->execute(gate.task());
-  e->execute([&gate, ran2] {
+std::unique_ptr<ThreadPoolExecutor> saturable(Rig& rig, std::shared_ptr<RejectedExecutionHandler> handler) {
+  return rig.make(1, 1, 60s, std::make_unique<ArrayBlockingQueue>(1), std::move(handler));
+}
+
+// Task 1 runs (held at the gate), task 2 waits in the queue: the pool is
+// saturated. The test declares the gate before the executor and its
+// OpenOnExit after it.
+void saturate(ThreadPoolExecutor& e, Gate& gate, std::atomic<int>* ran2 = nullptr) {
+  e.execute(gate.task());
+  e.execute([&gate, ran2] {
     gate.pass();
     if (ran2) ++*ran2;
   });
   gate.await_arrivals(1);
-  return e;
 }
 
 }  // namespace
@@ -29,8 +32,9 @@ std::unique_ptr<ThreadPoolExecutor> saturated(Rig& rig, Gate& gate, std::shared_
 TEST_CASE("java: AbortPolicy throws RejectedExecutionException, saturated or shut down (TCK)") {
   Rig rig;
   Gate gate;
-  auto e = saturated(rig, gate, std::make_shared<AbortPolicy>());
+  auto e = saturable(rig, std::make_shared<AbortPolicy>());
   OpenOnExit open(gate);
+  saturate(*e, gate);
   std::atomic<bool> ran{false};
   CHECK_THROWS_AS(e->execute([&] { ran = true; }), RejectedExecutionException);
   CHECK(rig.count(task_event(EventKind::task_refused, 3)) == 1);
@@ -48,8 +52,9 @@ TEST_CASE("java: AbortPolicy throws RejectedExecutionException, saturated or shu
 TEST_CASE("java: CallerRunsPolicy runs the task on the submitting thread, unless shut down") {
   Rig rig;
   Gate gate;
-  auto e = saturated(rig, gate, std::make_shared<CallerRunsPolicy>());
+  auto e = saturable(rig, std::make_shared<CallerRunsPolicy>());
   OpenOnExit open(gate);
+  saturate(*e, gate);
   std::thread::id ranOn;
   CHECK(e->execute([&] { ranOn = std::this_thread::get_id(); }).accepted());
   CHECK(ranOn == std::this_thread::get_id());
@@ -72,8 +77,9 @@ TEST_CASE("java: CallerRunsPolicy runs the task on the submitting thread, unless
 TEST_CASE("java: CallerRunsPolicy lets the task's exception out of execute, as Java does") {
   Rig rig;
   Gate gate;
-  auto e = saturated(rig, gate, std::make_shared<CallerRunsPolicy>());
+  auto e = saturable(rig, std::make_shared<CallerRunsPolicy>());
   OpenOnExit open(gate);
+  saturate(*e, gate);
   CHECK_THROWS_AS(e->execute([] { throw std::runtime_error("task failed"); }), std::runtime_error);
   CHECK(rig.count(task_event(EventKind::task_threw, 3)) == 1);
 }
@@ -81,8 +87,9 @@ TEST_CASE("java: CallerRunsPolicy lets the task's exception out of execute, as J
 TEST_CASE("java: DiscardPolicy drops the task silently, saturated or shut down") {
   Rig rig;
   Gate gate;
-  auto e = saturated(rig, gate, std::make_shared<DiscardPolicy>());
+  auto e = saturable(rig, std::make_shared<DiscardPolicy>());
   OpenOnExit open(gate);
+  saturate(*e, gate);
   bool ran = false;
   SubmitResult r = e->execute([&] { ran = true; });
   CHECK(r.fate == Fate::refused);
@@ -99,8 +106,9 @@ TEST_CASE("java: DiscardOldestPolicy drops the oldest queued task and retries (T
   Rig rig;
   Gate gate;
   std::atomic<int> ran2{0};
-  auto e = saturated(rig, gate, std::make_shared<DiscardOldestPolicy>(), &ran2);
+  auto e = saturable(rig, std::make_shared<DiscardOldestPolicy>());
   OpenOnExit open(gate);
+  saturate(*e, gate, &ran2);
   std::atomic<bool> ran3{false};
   CHECK(e->execute([&] { ran3 = true; }).accepted());  // r2 makes room for r3
   CHECK(rig.count(is_kind(EventKind::task_dropped, kDiscardOldest)) == 1);
@@ -118,6 +126,43 @@ TEST_CASE("java: DiscardOldestPolicy drops the oldest queued task and retries (T
   CHECK(a.completed == 2);
   CHECK(a.dropped == 1);
   CHECK(a.balanced());
+}
+
+namespace {
+
+// Runs between execute's failed offer and DiscardOldestPolicy's poll: lets
+// the worker take the queued task, then hands over to the policy.
+class EmptyTheQueueFirst final : public RejectedExecutionHandler {
+ public:
+  explicit EmptyTheQueueFirst(Gate& gate) : gate_(gate) {}
+  SubmitResult rejected_execution(Runnable& r, ThreadPoolExecutor& e) override {
+    gate_.open();
+    await_condition([&] { return e.get_queue().is_empty(); }, "the worker took the queued task");
+    return DiscardOldestPolicy().rejected_execution(r, e);
+  }
+
+ private:
+  Gate& gate_;
+};
+
+}  // namespace
+
+TEST_CASE("java: DiscardOldestPolicy retries when a worker emptied the queue since the failed offer") {
+  Rig rig;
+  Gate gate;
+  std::atomic<int> ran2{0};
+  auto e = saturable(rig, std::make_shared<EmptyTheQueueFirst>(gate));
+  OpenOnExit open(gate);
+  saturate(*e, gate, &ran2);
+  std::atomic<bool> ran3{false};
+  SubmitResult r = e->execute([&] { ran3 = true; });  // the queue is full, then empty
+  CHECK(r.accepted());                                // Java's retry finds room
+  e->close();
+  CHECK(ran2 == 1);
+  CHECK(ran3);
+  CHECK(rig.count(is_kind(EventKind::task_dropped)) == 0);  // there was nothing to drop
+  CHECK(rig.count(is_kind(EventKind::task_refused)) == 0);
+  CHECK(e->trace().accounting().balanced());
 }
 
 TEST_CASE("java: DiscardOldestPolicy on a SynchronousQueue has nothing to drop, so the task is discarded") {

@@ -160,3 +160,45 @@ TEST_CASE("java: pool size, active count, largest size and task counts (TCK gett
   CHECK(e->get_pool_size() == 0);
   CHECK(e->to_string() == "[Terminated, pool size = 0, active threads = 0, queued tasks = 0, completed tasks = 5]");
 }
+
+TEST_CASE("java: a higher maximum lets a saturated pool grow again (jtreg ConfigChanges)") {
+  Rig rig;
+  Gate gate;
+  auto e = rig.make(1, 2, 60s, std::make_unique<ArrayBlockingQueue>(1));
+  OpenOnExit open(gate);
+  for (int i = 0; i < 3; ++i) CHECK(e->execute(gate.task()).accepted());  // a core thread, queued, a second thread
+  CHECK(e->get_pool_size() == 2);
+  CHECK_THROWS_AS(e->execute(gate.task()), RejectedExecutionException);  // saturated at the maximum
+  e->set_maximum_pool_size(3);
+  CHECK(e->get_maximum_pool_size() == 3);
+  CHECK(rig.count(is_kind(EventKind::param_tuned, kMaximumPoolSize)) == 1);
+  CHECK(e->execute(gate.task()).accepted());  // the queue is still full: a third thread
+  CHECK(e->get_pool_size() == 3);
+  CHECK(rig.count(is_kind(EventKind::worker_spawned, kQueueFullGrow)) == 2);
+  CHECK(rig.count([](const Event& ev) {
+    return ev.kind == EventKind::task_handoff && ev.task == 5 && ev.rule == kFirstTask;  // the new thread's first
+  }) == 1);
+  gate.open();
+  e->close();
+  CHECK(e->get_completed_task_count() == 4);
+  CHECK(e->get_largest_pool_size() == 3);
+  CHECK(e->trace().accounting().balanced());
+}
+
+TEST_CASE("java: getQueue holds the queued tasks, not the running one (TCK testGetQueue)") {
+  Rig rig;
+  Gate gate;
+  auto queue = std::make_unique<ArrayBlockingQueue>(10);
+  const BlockingQueue* q = queue.get();
+  auto e = rig.make(1, 1, 60s, std::move(queue));
+  OpenOnExit open(gate);
+  for (int i = 0; i < 5; ++i) e->execute(gate.task());  // tasks 1 to 5
+  gate.await_arrivals(1);
+  CHECK(&e->get_queue() == q);
+  CHECK_FALSE(q->contains(1));  // running
+  for (TaskId id = 2; id <= 5; ++id) CHECK(q->contains(id));
+  CHECK(q->size() == 4);
+  gate.open();
+  e->close();
+  CHECK(q->size() == 0);
+}

@@ -63,6 +63,12 @@ inline const Label kKeepAlive =
 inline const Label kCoreTimeOut = intern_label(
     "core-time-out", "lab 03: allowCoreThreadTimeOut: a core worker idle for keepAliveTime exits too, down to zero");
 inline const Label kClose = intern_label("close", "Close: no new tasks; idle workers stop, busy ones finish the queue");
-inline const Label kCloseNow = intern_label("close-now", "CloseNow: the queued tasks are dropped, then Close");
+inline const Label kCloseNow =
+    intern_label("close-now", "CloseNow: the queued tasks are dropped and the pool closes, in one step");
+// C++: the seed strands these tasks (see Pool::close).
+inline const Label kCloseNoWorker =
+    intern_label("close-no-worker",
+                 "Close: tasks queued while no worker was alive (coreSize 0, below a full queue) would wait for "
+                 "ever, so they are dropped");
 
 }  // namespace poolscope::lab03::solution

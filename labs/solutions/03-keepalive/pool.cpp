@@ -1,11 +1,38 @@
 #include "labs/solutions/03-keepalive/pool.h"
 
+#include <sstream>
+#include <stdexcept>
 #include <system_error>
 
 namespace poolscope::lab03::solution {
 
+namespace {
+
+// The registry's checks (registration.cpp: the parameters' ranges, then
+// coreSize and allocationNum against maxSize), for a pool made directly.
+// Returns maxSize, so that it runs before `workers` and `taskQueue` are sized.
+int validMaxSize(int coreSize, int maxSize, int cap, const Options& opts) {
+  auto fail = [](const auto&... parts) {
+    std::ostringstream message;
+    message << "lab03: ";
+    (message << ... << parts);
+    throw std::invalid_argument(message.str());
+  };
+  if (maxSize < 1) fail("maxSize ", maxSize, " must be at least 1");
+  if (coreSize < 0) fail("coreSize ", coreSize, " must not be negative");
+  if (cap < 0) fail("the task queue's capacity ", cap, " must not be negative");
+  if (opts.allocationNum < 0) fail("allocationNum ", opts.allocationNum, " must not be negative");
+  if (opts.blockMaxNum < 0) fail("blockMaxNum ", opts.blockMaxNum, " must not be negative");
+  if (coreSize > maxSize) fail("coreSize ", coreSize, " must not exceed maxSize ", maxSize);
+  if (opts.isPreAllocation && opts.allocationNum > maxSize)
+    fail("allocationNum ", opts.allocationNum, " must not exceed maxSize ", maxSize);
+  return maxSize;
+}
+
+}  // namespace
+
 Pool::Pool(int coreSize, int maxSize, int cap, Options opts, const TraceTarget& target)
-    : maxSize_(maxSize),
+    : maxSize_(validMaxSize(coreSize, maxSize, cap, opts)),
       coreSize_(coreSize),
       workers_(maxSize),
       taskQueue_(cap),
@@ -128,9 +155,13 @@ void Pool::handlePanic(std::exception_ptr panic) {
   if (opts_.panicHandler) opts_.panicHandler(panic);
 }
 
-void Pool::close() {
+int Pool::close() {
   std::lock_guard lock(lock_);
-  if (is_closed()) return;
+  return closeLocked();
+}
+
+int Pool::closeLocked() {
+  if (is_closed()) return 0;
   setStatus(kClosedStatus);
   trace_.state(kClose);
   cond_.notify_all();  // blocked submitters: ErrPoolClosed
@@ -138,19 +169,31 @@ void Pool::close() {
     w->status = Worker::kStopped;
     w->task.send({});  // nil: stop
   }
-}
-
-int Pool::close_now() {
+  // Queued tasks with no worker alive: only a worker that has just run a
+  // task looks in the queue, so with coreSize 0 the tasks queued before the
+  // first worker wait until the queue is full, and at Close they would wait
+  // for ever. (With a worker alive the queue is drained: a task is queued
+  // only when no worker is idle, so every live worker is busy and takes
+  // queued tasks before it stops.)
   int dropped = 0;
-  {
-    std::lock_guard lock(lock_);
-    trace_.state(kCloseNow);
+  if (runningSize_ == 0) {
     while (Job t = deTaskQueue()) {
-      trace_.dropped(t.id, kCloseNow);
+      trace_.dropped(t.id, kCloseNoWorker);
       ++dropped;
     }
   }
-  close();
+  return dropped;
+}
+
+int Pool::close_now() {
+  std::lock_guard lock(lock_);
+  trace_.state(kCloseNow);
+  int dropped = 0;
+  while (Job t = deTaskQueue()) {
+    trace_.dropped(t.id, kCloseNow);
+    ++dropped;
+  }
+  closeLocked();  // nothing is left for it to drop
   return dropped;
 }
 

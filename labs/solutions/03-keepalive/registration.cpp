@@ -39,11 +39,8 @@ class CoremaxPool final : public poolscope::Pool {
   // gate waits for them.
   void shutdown(ShutdownMode mode) override {
     bool first = gate_.close();
-    int dropped = 0;
-    if (mode == ShutdownMode::now)
-      dropped = impl_.close_now();
-    else
-      impl_.close();
+    // Graceful: close() drops only what no worker would ever take (coreSize 0).
+    int dropped = mode == ShutdownMode::now ? impl_.close_now() : impl_.close();
     gate_.wait_empty();
     impl_.join();
     if (first) impl_.trace().stopped(mode == ShutdownMode::graceful ? rules::graceful() : rules::now(), dropped);
