@@ -171,7 +171,7 @@ void Run::set_time_scale(double scale) {
   std::lock_guard g(m_);
   scale_ = scale;
   if (clock_) clock_->set_scale(scale);
-  for (Driver* d : live_) d->ctx.time_scale = scale;
+  for (Driver* d : live_) d->ctx.time_scale.store(scale, std::memory_order_relaxed);
 }
 
 double Run::time_scale() const {
@@ -256,7 +256,6 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
                               TraceTarget{.clock = clock.get(), .stream = &stream_, .name = d->entry.name});
     d->ctx.pool = d->pool.get();
     d->ctx.clock = clock.get();
-    d->ctx.time_scale = scale_;
     outcome_.pools[i].name = d->entry.name;
     outcome_.pools[i].design = d->entry.design;
     outcome_.pools[i].trace_id = d->pool->trace().id();
@@ -267,8 +266,12 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
     metrics_.set_pools(stream_.pools());
   }
   {
+    // scale_ under the lock set_time_scale takes: from here on it updates these drivers too.
     std::lock_guard g(m_);
-    for (auto& d : drivers) live_.push_back(d.get());
+    for (auto& d : drivers) {
+      d->ctx.time_scale.store(scale_, std::memory_order_relaxed);
+      live_.push_back(d.get());
+    }
   }
   const auto submitters = static_cast<std::size_t>(scenario_.submitters);
   for (auto& d : drivers) {
@@ -372,7 +375,14 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
   for (auto& d : drivers) {
     PoolOutcome& out = outcome_.pools[d->index];
     if (out.shutdown_hung) {
-      (void)d.release();  // its threads are stuck: leave them, the runner exits
+      // Its threads are stuck (maybe holding its locks): leave them, the
+      // runner exits. Report what is known without asking the pool.
+      out.config = d->entry.config;
+      out.accounting = out.stall->accounting;
+      out.children_refused = d->ctx.children_refused;
+      (void)d.release();
+      // Its threads may still wake on the segment's clock: keep that alive too.
+      (void)new std::shared_ptr<AdjustableClock>(clock);
       continue;
     }
     for (Thread& t : d->threads) t.join();

@@ -89,6 +89,22 @@ RunStatus run_status(const RunOutcome& outcome, const metrics::RunMetrics& metri
   return outcome.stopped ? RunStatus::stopped : RunStatus::ok;
 }
 
+namespace {
+
+std::string compiler_name() {
+#if defined(__clang__)
+  std::string v = "clang " __clang_version__;  // "clang 14.0.6 " (some builds append a space or vendor text)
+#elif defined(__GNUC__)
+  std::string v = "g++ " __VERSION__;
+#else
+  std::string v = "unknown compiler";
+#endif
+  while (!v.empty() && v.back() == ' ') v.pop_back();
+  return v;
+}
+
+}  // namespace
+
 json environment_json() {
   utsname u{};
   uname(&u);
@@ -104,7 +120,7 @@ json environment_json() {
           {"cpus", std::thread::hardware_concurrency()},
           {"os", std::string(u.sysname) + " " + u.release},
           {"machine", u.machine},
-          {"compiler", std::string("g++ ") + __VERSION__},
+          {"compiler", compiler_name()},
           {"build_type", POOLSCOPE_BUILD_TYPE},
           {"assertions", build},
           {"date", when}};
@@ -202,6 +218,9 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
                   const metrics::RunMetrics& metrics, const ResultOptions& options) {
   RunStatus status = run_status(outcome, metrics);
   bool complete = outcome.events_dropped == 0;
+  json skipped = json::array();  // optional pools whose design this build lacks
+  for (const PoolEntry& e : scenario.skipped)
+    skipped.push_back({{"name", e.name}, {"design", e.design}, {"reason", skip_reason(e)}});
   json head = {
       {"format", kResultFormat},
       {"status", status_name(status)},
@@ -216,6 +235,7 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"events_recorded", outcome.events_recorded},
         {"events_dropped", outcome.events_dropped},
         {"stopped_early", outcome.stopped}}},
+      {"skipped", skipped},
   };
   // The head, then the pools one by one, so a million events never sit in one json value.
   std::string text = head.dump(2);

@@ -1,7 +1,7 @@
 #include "scenarios/engine/scenario.h"
 
 #include <algorithm>
-#include <cctype>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -19,12 +19,20 @@ ScenarioError::ScenarioError(std::string file, const ConfigError& e)
 
 namespace {
 
-std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std::string& json_path) {
+// Arrival times (seconds from the phase start, first column); a header on
+// the first line that is not a comment, and `#` comments, are allowed. Every
+// time must fall within the phase: a time outside it is an error, not dropped.
+std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std::string& json_path,
+                                   Nanos phase_duration) {
   std::ifstream in(path);
   if (!in) throw ConfigError(json_path, "cannot read replay file '" + path.string() + "'");
   std::vector<Nanos> times;
   std::string line;
   int line_no = 0;
+  bool first = true;  // the first line that is neither blank nor a comment may be a header
+  auto fail = [&](const std::string& what) {
+    throw ConfigError(json_path, "replay file '" + path.string() + "' line " + std::to_string(line_no) + ": " + what);
+  };
   while (std::getline(in, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -32,13 +40,18 @@ std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std:
     cell.erase(0, cell.find_first_not_of(" \t"));
     cell.erase(cell.find_last_not_of(" \t") + 1);
     if (cell.empty() || cell[0] == '#') continue;
-    if (line_no == 1 && !std::isdigit(static_cast<unsigned char>(cell[0])) && cell[0] != '.') continue;  // header
     std::istringstream ss(cell);
     double seconds = 0;
-    if (!(ss >> seconds) || !ss.eof() || seconds < 0)
-      throw ConfigError(json_path, "replay file '" + path.string() + "' line " + std::to_string(line_no) +
-                                       ": expected a time in seconds >= 0 in the first column, got \"" + cell + "\"");
-    times.push_back(Nanos(static_cast<std::int64_t>(seconds * 1e9)));
+    bool number = static_cast<bool>(ss >> seconds) && ss.eof() && std::isfinite(seconds);
+    bool header = first && !number;
+    first = false;
+    if (header) continue;
+    if (!number || seconds < 0) fail("expected a time in seconds >= 0 in the first column, got \"" + cell + "\"");
+    const double ns = seconds * 1e9;
+    if (ns >= static_cast<double>(phase_duration.count()) || Nanos(static_cast<std::int64_t>(ns)) >= phase_duration)
+      fail(cell + " s is past the end of the phase: its times must be < its duration (" +
+           format_duration(phase_duration) + ")");
+    times.push_back(Nanos(static_cast<std::int64_t>(ns)));
   }
   std::sort(times.begin(), times.end());
   return times;
@@ -51,12 +64,18 @@ TaskSpec parse_task(const json& j, const std::string& path, int depth) {
   t.duration = Distribution::parse(r.required("duration"), r.path_of("duration"));
   t.throw_probability = r.number("throw_probability", 0.0, 0.0, 1.0);
   if (const json* p = r.get("priority")) {
+    constexpr std::int64_t limit = 1'000'000;
     if (p->is_number_integer()) {
-      t.priority_min = t.priority_max = p->get<int>();
+      bool in_range = p->is_number_unsigned() ? p->get<std::uint64_t>() <= static_cast<std::uint64_t>(limit)
+                                              : p->get<std::int64_t>() >= -limit && p->get<std::int64_t>() <= limit;
+      if (!in_range) fail_at(r.path_of("priority"), "an integer in [-1000000, 1000000]", *p);
+      t.priority_min = t.priority_max = static_cast<int>(p->get<std::int64_t>());
+    } else if (!p->is_object()) {
+      fail_at(r.path_of("priority"), "an integer in [-1000000, 1000000] or {\"min\": a, \"max\": b}", *p);
     } else {
       ObjectReader pr(*p, r.path_of("priority"));
-      t.priority_min = static_cast<int>(pr.integer("min", std::nullopt, -1'000'000, 1'000'000));
-      t.priority_max = static_cast<int>(pr.integer("max", std::nullopt, t.priority_min, 1'000'000));
+      t.priority_min = static_cast<int>(pr.integer("min", std::nullopt, -limit, limit));
+      t.priority_max = static_cast<int>(pr.integer("max", std::nullopt, t.priority_min, limit));
       pr.done();
     }
   }
@@ -104,8 +123,7 @@ ArrivalSpec parse_arrival(const json& j, const std::string& path, Nanos phase_du
     a.kind = ArrivalSpec::Kind::replay;
     a.file = r.string("file");
     std::filesystem::path p = a.file;
-    a.times = read_replay_csv(p.is_absolute() ? p : base_dir / p, r.path_of("file"));
-    std::erase_if(a.times, [&](Nanos t) { return t >= phase_duration; });
+    a.times = read_replay_csv(p.is_absolute() ? p : base_dir / p, r.path_of("file"), phase_duration);
   }
   r.done();
   return a;
@@ -163,7 +181,11 @@ json Scenario::to_json() const {
     ph.push_back(j);
   }
   json ps = json::array();
-  for (const PoolEntry& p : pools) ps.push_back({{"name", p.name}, {"design", p.design}, {"config", p.config}});
+  for (const PoolEntry& p : pools) {
+    json e = {{"name", p.name}, {"design", p.design}, {"config", p.config}};
+    if (p.optional) e["optional"] = true;
+    ps.push_back(std::move(e));
+  }
   json j = {{"format", kScenarioFormat},
             {"name", name},
             {"lesson", lesson},
@@ -189,7 +211,12 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
     s.name = r.string("name");
     s.lesson = r.string("lesson");
     s.description = r.string("description", "");
-    s.seed = static_cast<std::uint64_t>(r.integer("seed", 1, 0));
+    if (const json* seed = r.get("seed")) {
+      // Any uint64: nlohmann keeps non-negative literals unsigned, so no int64 round trip.
+      if (!seed->is_number_integer() || (!seed->is_number_unsigned() && seed->get<std::int64_t>() < 0))
+        fail_at("/seed", "an integer >= 0", *seed);
+      s.seed = seed->get<std::uint64_t>();
+    }
     s.time_scale = r.number("time_scale", 1.0, 0.001, 1000.0);
     s.schedule = r.choice("schedule", {"side_by_side", "sequential"}, "side_by_side") == "sequential"
                      ? Schedule::sequential
@@ -230,7 +257,9 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
       ObjectReader pr(pools[i], path);
       PoolEntry e;
       e.design = pr.string("design");
-      if (!registry.find(e.design)) {
+      e.optional = pr.boolean("optional", false);
+      const bool registered = registry.find(e.design) != nullptr;
+      if (!registered && !e.optional) {
         try {
           registry.get(e.design);
         } catch (const ConfigError& err) {
@@ -242,6 +271,14 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
         throw ConfigError(pr.path_of("name"),
                           "pool name '" + e.name + "' is used twice; give each pool a unique \"name\"");
       e.config = pr.get("config") ? *pr.get("config") : json::object();
+      if (!registered) {
+        // Optional, and its design is not in this build: checked as far as it
+        // can be without the design, then left out of the run.
+        if (!e.config.is_object()) fail_at(pr.path_of("config"), "an object", e.config);
+        pr.done();
+        s.skipped.push_back(std::move(e));
+        continue;
+      }
       try {
         // Building the pool once (on a clock that never moves, untraced) also
         // catches the design's own rules across parameters, before anything runs.
@@ -253,6 +290,14 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
       pr.done();
       s.pools.push_back(std::move(e));
     }
+    if (s.pools.empty()) {
+      std::string list;
+      for (const PoolEntry& e : s.skipped) list += (list.empty() ? "" : ", ") + e.name;
+      throw ConfigError("/pools",
+                        "nothing to run: every pool is optional and no design of theirs is registered in "
+                        "this build (" +
+                            list + ")");
+    }
     r.done();
     return s;
   } catch (const ScenarioError&) {
@@ -261,6 +306,8 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
     throw ScenarioError(file, e);
   }
 }
+
+std::string skip_reason(const PoolEntry& e) { return "design '" + e.design + "' is not registered in this build"; }
 
 Scenario load_scenario(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -278,27 +325,67 @@ Scenario load_scenario(const std::filesystem::path& file) {
 json apply_overrides(json j, const Overrides& o) {
   if (!j.is_object()) return j;
   if (o.seed) j["seed"] = *o.seed;
-  if (o.time_scale) j["time_scale"] = *o.time_scale;
+  if (o.time_scale) {
+    const double v = *o.time_scale;
+    // Whole numbers stay integers, as a scenario file would write them ("20", not "20.0").
+    json value = v == std::floor(v) && std::abs(v) < 1e15 ? json(static_cast<std::int64_t>(v)) : json(v);
+    if (!(v >= 0.001 && v <= 1000))
+      throw ConfigError("--time-scale " + value.dump(), "expected a number in [0.001, 1000]");
+    j["time_scale"] = value;
+  }
   if (!j.contains("pools") || !j["pools"].is_array()) return j;
   json& pools = j["pools"];
   auto name_of = [](const json& p) {
+    if (!p.is_object()) return std::string();
     if (p.contains("name") && p["name"].is_string()) return p["name"].get<std::string>();
     return p.contains("design") && p["design"].is_string() ? p["design"].get<std::string>() : std::string();
   };
   if (!o.pools.empty()) {
     json kept = json::array();
+    std::vector<bool> taken(pools.size(), false);
+    auto keep = [&](std::size_t i, bool by_name) {
+      if (taken[i]) return;
+      taken[i] = true;
+      json entry = pools[i];
+      // Asked for by name, an optional pool is required: it runs or the run fails.
+      if (by_name && entry.is_object() && entry.value("optional", false) == true) {
+        std::string design = entry.value("design", "");
+        if (!Registry::global().find(design))
+          throw ConfigError("--pool " + name_of(entry), "the scenario's pool '" + name_of(entry) +
+                                                            "' is optional and its design '" + design +
+                                                            "' is not registered in this build");
+        entry.erase("optional");
+      }
+      kept.push_back(std::move(entry));
+    };
+    auto design_of = [](const json& p) {
+      return p.is_object() && p.contains("design") && p["design"].is_string() ? p["design"].get<std::string>()
+                                                                              : std::string();
+    };
     for (const std::string& want : o.pools) {
+      // The entry of that name, as configured in the scenario ...
       auto it = std::find_if(pools.begin(), pools.end(), [&](const json& p) { return name_of(p) == want; });
       if (it != pools.end()) {
-        kept.push_back(*it);
-      } else if (Registry::global().find(want)) {
-        kept.push_back({{"design", want}});  // a design the scenario does not name: run it with its defaults
-      } else {
-        std::string known;
-        for (const json& p : pools) known += (known.empty() ? "" : ", ") + name_of(p);
-        throw ConfigError("--pool " + want, "no pool '" + want + "' in the scenario (" + known +
-                                                ") and no registered design of that name");
+        keep(static_cast<std::size_t>(it - pools.begin()), true);
+        continue;
       }
+      // ... else every entry of that design, each with its configuration ...
+      bool any = false;
+      for (std::size_t i = 0; i < pools.size(); ++i)
+        if (design_of(pools[i]) == want) {
+          keep(i, false);
+          any = true;
+        }
+      if (any) continue;
+      // ... else a design the scenario does not name, with its defaults.
+      if (Registry::global().find(want)) {
+        kept.push_back({{"design", want}});
+        continue;
+      }
+      std::string known;
+      for (const json& p : pools) known += (known.empty() ? "" : ", ") + name_of(p);
+      throw ConfigError("--pool " + want,
+                        "no pool '" + want + "' in the scenario (" + known + ") and no registered design of that name");
     }
     pools = kept;
   }

@@ -65,9 +65,10 @@ struct Phase {
 };
 
 struct PoolEntry {
-  std::string name;    // how results call it (unique in the scenario)
-  std::string design;  // registry name
-  json config;         // as written; validated against the registry
+  std::string name;       // how results call it (unique in the scenario)
+  std::string design;     // registry name
+  json config;            // as written; validated against the registry
+  bool optional = false;  // skipped, with a note, when `design` is not registered in this build
 };
 
 enum class Schedule {
@@ -89,11 +90,17 @@ struct Scenario {
   std::optional<Nanos> watchdog;
   ShutdownMode drain = ShutdownMode::graceful;  // how pools are shut down after the last phase
   std::vector<Phase> phases;
-  std::vector<PoolEntry> pools;
+  std::vector<PoolEntry> pools;  // the pools to run
+  // Optional entries whose design is not registered in this build (a lab's
+  // student pool before -DPOOLSCOPE_STUDENT_LABS): not run, not in pools.
+  std::vector<PoolEntry> skipped;
 
   Nanos duration() const;  // sum of the phases
-  json to_json() const;    // normalized: what the run actually used
+  json to_json() const;    // normalized: what the run actually used (skipped pools left out)
 };
+
+// Why an optional pool was skipped, in one line: "design 'x' is not registered in this build".
+std::string skip_reason(const PoolEntry& e);
 
 // Parses and validates `j` (pool configs against the registry too). `file`
 // names the source in errors; `base_dir` resolves replay CSV files.
@@ -103,7 +110,10 @@ Scenario load_scenario(const std::filesystem::path& file);
 
 // Command-line adjustments, applied before validation.
 struct Overrides {
-  std::vector<std::string> pools;  // keep only these (a registered design not in the scenario is added with defaults)
+  // Keep only these: the entry of that name, else every entry of that design,
+  // else that registered design with its defaults. A pool picked by name is
+  // required, even if the scenario marks it optional.
+  std::vector<std::string> pools;
   std::vector<std::pair<std::string, json>> settings;  // "POOL.PARAM" -> value
   std::optional<std::uint64_t> seed;
   std::optional<double> time_scale;

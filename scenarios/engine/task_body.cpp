@@ -77,7 +77,8 @@ class DoneSignal {
 
 void run_task(const TaskInstance& t, TaskContext& ctx) {
   if (t.kind == TaskSpec::Kind::spin) {
-    spin_for(Nanos(static_cast<std::int64_t>(static_cast<double>(t.duration.count()) / ctx.time_scale)));
+    const double scale = ctx.time_scale.load(std::memory_order_relaxed);
+    spin_for(Nanos(static_cast<std::int64_t>(static_cast<double>(t.duration.count()) / scale)));
   } else if (t.duration > Nanos(0)) {
     ctx.clock->sleep_for(t.duration);
   }

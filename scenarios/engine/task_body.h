@@ -53,7 +53,9 @@ class Countdown {
 struct TaskContext {
   Pool* pool = nullptr;
   Clock* clock = nullptr;
-  double time_scale = 1;  // spin tasks burn duration / time_scale of CPU time
+  // Spin tasks burn duration / time_scale of CPU time. Written by
+  // Run::set_time_scale (the GUI's slider) while task threads read it.
+  std::atomic<double> time_scale{1};
   CancelScope cancel;
   std::atomic<std::uint64_t> children_refused{0};
 };

@@ -4,7 +4,9 @@
 // Exit codes: 0 success; 1 invariant breach or stall; 2 bad input or usage.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -103,14 +105,23 @@ Scenario load_with_overrides(const std::string& arg, const Overrides& o) {
   return parse_scenario(j, file.string(), file.parent_path());
 }
 
+// One line per optional pool the scenario names but this build lacks.
+void note_skipped(const Scenario& s) {
+  for (const PoolEntry& e : s.skipped)
+    std::cerr << "poolscope: note: skipping optional pool '" << e.name << "': " << skip_reason(e) << "\n";
+}
+
 int validate(const std::string& arg) {
   Scenario s = load_scenario(resolve_scenario(arg));
+  note_skipped(s);
   Workload w = generate(s);
   std::cout << s.file << ": ok: \"" << s.name << "\", " << s.phases.size() << " phases, " << w.arrivals.size()
             << " scheduled tasks" << (w.clients.empty() ? "" : ", " + std::to_string(w.clients.size()) + " clients")
-            << ", " << s.pools.size() << " pools, " << human_duration(static_cast<double>(s.duration().count()) / 1e9)
-            << " of scenario time (" << human_duration(static_cast<double>(s.duration().count()) / 1e9 / s.time_scale)
-            << " at time scale " << s.time_scale << ")\n";
+            << ", " << s.pools.size() << " pools"
+            << (s.skipped.empty() ? "" : " (" + std::to_string(s.skipped.size()) + " optional skipped)") << ", "
+            << human_duration(static_cast<double>(s.duration().count()) / 1e9) << " of scenario time ("
+            << human_duration(static_cast<double>(s.duration().count()) / 1e9 / s.time_scale) << " at time scale "
+            << s.time_scale << ")\n";
   return kOk;
 }
 
@@ -121,6 +132,43 @@ struct RunArgs {
   std::string out, json_out, chrome, csv;
   bool events = false, quiet = false;
 };
+
+// A destination that cannot be written is bad input, found before the run
+// (exit 2), not after it. `directory`: --csv, created if missing.
+void check_destination(const std::string& flag, const std::string& value, bool directory) {
+  namespace fs = std::filesystem;
+  if (value.empty() || (value == "-" && !directory)) return;
+  const fs::path p = value;
+  auto fail = [&](const std::string& why) { throw ConfigError(flag + " " + value, why); };
+  std::error_code ec;
+  fs::path dir;
+  if (directory) {
+    // The nearest part of the path that exists must be a directory we can write in.
+    dir = p;
+    while (!dir.empty() && !fs::exists(dir, ec)) dir = dir.parent_path();
+    if (dir.empty()) dir = ".";
+  } else {
+    if (fs::is_directory(p, ec)) fail("is a directory; expected a file name");
+    dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    if (!fs::exists(dir, ec)) fail("the directory '" + dir.string() + "' does not exist");
+  }
+  if (!fs::is_directory(dir, ec)) fail("'" + dir.string() + "' is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    fail("cannot write in the directory '" + dir.string() + "': " + std::strerror(errno));
+}
+
+// With no table (--quiet, --json -), a stall still gets a line on stderr.
+void note_stalls(const RunOutcome& outcome) {
+  for (const PoolOutcome& p : outcome.pools) {
+    if (!p.stall) continue;
+    std::cerr << "poolscope: " << p.name << " stalled at "
+              << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9)
+              << ": no task started or ended for "
+              << runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9) << " with "
+              << p.stall->accounting.in_flight() << " tasks outstanding; it was shut down at once"
+              << (p.shutdown_hung ? " and did not finish shutting down" : "") << "\n";
+  }
+}
 
 void show_progress(Run& run, double expected_wall) {
   bool tty = isatty(STDERR_FILENO);
@@ -144,6 +192,11 @@ void show_progress(Run& run, double expected_wall) {
 int run(RunArgs& a) {
   for (const auto& s : a.settings) a.overrides.settings.push_back(parse_setting(s));
   Scenario s = load_with_overrides(a.scenario, a.overrides);
+  check_destination("--out", a.out, false);
+  check_destination("--json", a.json_out, false);
+  check_destination("--chrome-trace", a.chrome, false);
+  check_destination("--csv", a.csv, true);
+  note_skipped(s);
   bool json_to_stdout = a.json_out == "-" || a.out == "-";
   bool table = !a.quiet && !json_to_stdout;
 
@@ -158,24 +211,35 @@ int run(RunArgs& a) {
     r.wait();
   const RunOutcome& outcome = r.outcome();
   const metrics::RunMetrics& m = r.metrics();
-  if (outcome.pools.end() !=
-      std::find_if(outcome.pools.begin(), outcome.pools.end(), [](const PoolOutcome& p) { return p.shutdown_hung; })) {
+  // A stalled pool that did not even shut down leaves threads stuck inside
+  // it: write everything first, then leave without running destructors.
+  const bool hung =
+      std::any_of(outcome.pools.begin(), outcome.pools.end(), [](const PoolOutcome& p) { return p.shutdown_hung; });
+  auto leave_if_hung = [&] {
+    if (!hung) return;
     std::cerr << "poolscope: a stalled pool did not shut down; exiting without cleaning up\n";
     std::cout.flush();
+    std::cerr.flush();
     std::_Exit(kFailed);
-  }
+  };
 
   ResultOptions ro{.include_events = a.events};
   auto write = [&](std::ostream& o) { write_result(o, s, outcome, m, ro); };
-  for (const std::string& dest : {a.out, a.json_out}) {
-    if (dest.empty()) continue;
-    if (dest == "-")
-      write(std::cout);
-    else
-      write_atomically(dest, write);
+  try {
+    for (const std::string& dest : {a.out, a.json_out}) {
+      if (dest.empty()) continue;
+      if (dest == "-")
+        write(std::cout);
+      else
+        write_atomically(dest, write);
+    }
+    if (!a.chrome.empty()) write_atomically(a.chrome, [&](std::ostream& o) { write_chrome_trace(o, s, m); });
+    if (!a.csv.empty()) write_csv_series(a.csv, m);
+  } catch (const std::exception& e) {
+    if (!hung) throw;
+    std::cerr << "poolscope: " << e.what() << "\n";
+    leave_if_hung();
   }
-  if (!a.chrome.empty()) write_atomically(a.chrome, [&](std::ostream& o) { write_chrome_trace(o, s, m); });
-  if (!a.csv.empty()) write_csv_series(a.csv, m);
 
   RunStatus status = run_status(outcome, m);
   if (table) {
@@ -192,6 +256,8 @@ int run(RunArgs& a) {
                 << ", busy " << p.stall->state.busy << ", queued " << p.stall->state.queued << ", blocked submitters "
                 << p.stall->state.blocked << "); it was shut down at once.\n";
     }
+  } else {
+    note_stalls(outcome);
   }
   if (status == RunStatus::invariant_breach) {
     for (const PoolOutcome& p : outcome.pools)
@@ -199,6 +265,7 @@ int run(RunArgs& a) {
         if (auto why = invariant_problem(p, pm->totals(), outcome.events_dropped == 0); !why.empty())
           std::cerr << "poolscope: invariant breach in " << p.name << ": " << why << "\n";
   }
+  leave_if_hung();
   return status == RunStatus::ok || status == RunStatus::stopped ? kOk : kFailed;
 }
 
@@ -214,7 +281,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("SCENARIO", ra.scenario, "a scenario file, or a shipped scenario's name (default: tour)");
   run_cmd->add_option(
       "--pool", ra.overrides.pools,
-      "run only this pool (repeat for more); a registered design not in the scenario runs with its defaults");
+      "run only this pool (repeatable): the scenario's pool of that name, else its pools of that design, else a "
+      "registered design with its defaults");
   run_cmd->add_option("--set", ra.settings, "POOL.PARAM=VALUE: override a pool parameter (repeatable)");
   run_cmd->add_option("--seed", ra.overrides.seed, "override the scenario's seed");
   run_cmd->add_option("--time-scale", ra.overrides.time_scale, "scenario seconds per wall second")

@@ -57,6 +57,10 @@ TEST_CASE("distributions: a few samples against fixed expectations") {
   CHECK(near(first4(R"({"dist":"pareto","scale":"5ms","shape":1.5})"), {34243970, 5890160, 28875366, 16985224}));
   CHECK(first4(R"({"dist":"uniform","min":"5ms","max":"15ms"})") ==
         std::vector<std::int64_t>{5557929, 12821038, 5720549, 6597159});
+  // A mix draws its pick, then (only if it needs one) the picked distribution's value.
+  CHECK(near(first4(R"({"dist":"mix","of":[{"weight":1,"value":"1ms"},{"weight":1,"value":"2ms"},
+                                          {"weight":2,"value":{"dist":"exponential","mean":"10ms"}}]})"),
+             {1000000, 26303264, 1000000, 14070191}));
 }
 
 TEST_CASE("distributions: sample means approach the stated means") {
@@ -120,6 +124,52 @@ TEST_CASE("workload: arrival kinds put the expected number of tasks in a phase")
   REQUIRE(clients.clients.size() == 4);
   CHECK(clients.clients[3].end == Time(10s));
   CHECK(clients.clients[0].seed != clients.clients[1].seed);
+}
+
+// The expected values below were computed by an independent transcription
+// of random.cpp and workload.cpp (in Python), not by running this code.
+TEST_CASE("workload: Poisson and ramp arrival times and closed-loop think times are pinned") {
+  auto times = [](const Workload& w, std::size_t n) {
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < n && i < w.arrivals.size(); ++i) out.push_back(w.arrivals[i].at.count());
+    return out;
+  };
+  auto near = [](std::vector<std::int64_t> got, std::vector<std::int64_t> want) {
+    if (got.size() != want.size()) return false;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      if (std::llabs(got[i] - want[i]) > 1000) return false;  // 1 µs for libm's last bits
+    return true;
+  };
+  CHECK(near(times(generate(scenario_with({{"kind", "poisson"}, {"rate", 100}})), 5),
+             {4822249, 41842445, 44026821, 50291320, 55481461}));
+  CHECK(near(times(generate(scenario_with({{"kind", "ramp"}, {"from", 0}, {"to", 100}, {"poisson", true}})), 5),
+             {310555950, 914794460, 938369029, 1002908973, 1053389399}));
+  // Evenly spaced in expected count: the k-th arrival where rate 10/s² has brought k - 1/2 tasks, sqrt((2k-1)/10) s.
+  CHECK(near(times(generate(scenario_with({{"kind", "ramp"}, {"from", 0}, {"to", 100}})), 3),
+             {316227766, 547722557, 707106781}));
+
+  Scenario s =
+      scenario_with({{"kind", "closed_loop"}, {"clients", 2}, {"think", {{"dist", "exponential"}, {"mean", "100ms"}}}});
+  Workload w = generate(s);
+  REQUIRE(w.clients.size() == 2);
+  struct Cycle {
+    std::int64_t task_ns;
+    bool throws;
+    std::int64_t think_ns;
+  };
+  const std::vector<std::vector<Cycle>> want = {
+      {{25140317, true, 61101469}, {9898145, false, 42554588}, {1547275, false, 274111766}},
+      {{12411885, true, 235907219}, {130802, false, 106913621}, {8531267, false, 331198615}}};
+  for (std::size_t c = 0; c < 2; ++c) {
+    ClientStream stream(s.phases[w.clients[c].phase], w.clients[c].seed);
+    for (std::size_t k = 0; k < want[c].size(); ++k) {
+      CAPTURE(c, k);
+      TaskInstance t = stream.next_task();
+      CHECK(std::llabs(t.duration.count() - want[c][k].task_ns) <= 1000);
+      CHECK(t.throws == want[c][k].throws);
+      CHECK(std::llabs(stream.next_think().count() - want[c][k].think_ns) <= 1000);
+    }
+  }
 }
 
 TEST_CASE("workload: the same seed gives the same tasks at the same times, another seed does not") {
