@@ -132,3 +132,24 @@ TEST_CASE("axis: value ticks run from 0 to the top at least min_px apart") {
   ValueMap small{.vmax = 1, .y_top = 0, .y_bottom = 300};
   CHECK(value_ticks(small, 20).size() == 2);
 }
+
+TEST_CASE("axis: a short plot still labels a tick near its top, never only 0") {
+  // The presentation screenshot's queued plot: a top of 30 with room for one
+  // step, which nice_step makes 50, past the top.
+  ValueMap queued{.vmax = 30, .y_top = 0, .y_bottom = 50};
+  auto ticks = value_ticks(queued, 40);
+  REQUIRE(ticks.size() == 2);
+  CHECK(ticks[0].label == "0");
+  CHECK(ticks[1].label == "30");
+  CHECK(ticks[1].pos == Approx(0));
+  // Whatever the height and the top, the highest label is in the upper half.
+  for (double top : {1.0, 2.0, 3.0, 5.0, 7.0, 30.0, 45.0, 250.0, 1e6})
+    for (double height : {30.0, 50.0, 79.0, 120.0, 400.0}) {
+      ValueMap vm{.vmax = nice_ceiling(top), .y_top = 0, .y_bottom = height};
+      auto t = value_ticks(vm, 40);
+      INFO("top " << top << ", " << height << " px");
+      REQUIRE(t.size() >= 2);
+      CHECK(t.back().value >= vm.vmax * 0.5);
+      CHECK(t.back().value <= vm.vmax);
+    }
+}

@@ -135,3 +135,62 @@ TEST_CASE("replay: the frame shows the whole run, clipped at the cursor") {
   });
   CHECK(called);
 }
+
+TEST_CASE(
+    "replay: seeking finds the events that happened by t even when pools' clocks interleave a few ns out of order") {
+  auto w = test::run_and_write(true);
+  scenario::ResultFile f = w.read();
+  // Two pools' events a few ns out of order across pools, as two threads'
+  // clocks can record them: every tenth event of pool 1 a little late.
+  for (std::size_t i = 1; i < f.events.size(); ++i)
+    if (f.events[i].pool == 1 && i % 10 == 0) f.events[i].time += 5'000;
+  Replay r(std::move(f));
+  const auto& events = r.file().events;
+  std::vector<std::int64_t> times;
+  for (const Event& e : events) times.insert(times.end(), {e.time - 1, e.time, e.time + 1});
+  for (std::int64_t t : times) {
+    r.seek(t);
+    const std::int64_t at = r.time();  // t, clamped to the run
+    INFO("t = " << at << ", position " << r.position());
+    // A prefix: every event before the cursor happened by t, the next one not (yet).
+    bool ok = true;
+    for (std::size_t i = 0; i < r.position(); ++i) ok = ok && events[i].time <= at;
+    CHECK(ok);
+    if (r.position() < r.size()) CHECK(events[r.position()].time > at);
+  }
+}
+
+TEST_CASE("replay: going back rebuilds the metrics from the nearest snapshot, not from the start") {
+  auto w = test::run_and_write(true);
+  CHECK(Replay(w.read()).snapshot_every() == Replay::kSnapshotEvery);  // by default; a million events: every eighth
+  constexpr std::size_t every = 40;
+  Replay r(w.read(), every);
+  const auto& f = r.file();
+  REQUIRE(r.size() > 4 * every);
+
+  r.seek(r.end_time());
+  REQUIRE(r.sync_at_cursor());
+  CHECK(r.snapshots() == r.size() / every);  // one at every multiple passed
+
+  // One step back from the end, many times: each rebuild replays fewer than `every` events.
+  for (int k = 0; k < 30; ++k) {
+    r.step(-1);
+    REQUIRE(r.sync_at_cursor());
+    CHECK(r.last_rebuild_events() < every);
+    check_same(r.at_cursor(), prefix(f, r.position()));
+  }
+  // A jump back to the middle, then forward again, then back past the first snapshot.
+  r.seek(f.events[f.events.size() / 2].time);
+  REQUIRE(r.sync_at_cursor());
+  CHECK(r.last_rebuild_events() < every);
+  check_same(r.at_cursor(), prefix(f, r.position()));
+  r.step(every * 2 + 3);
+  REQUIRE(r.sync_at_cursor());
+  check_same(r.at_cursor(), prefix(f, r.position()));
+  r.seek(0);
+  r.step(every / 2);
+  REQUIRE(r.sync_at_cursor());
+  CHECK(r.last_rebuild_events() == every / 2);
+  check_same(r.at_cursor(), prefix(f, r.position()));
+  CHECK(r.snapshots() == r.size() / every);  // none taken twice
+}

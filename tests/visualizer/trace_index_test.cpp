@@ -85,3 +85,80 @@ TEST_CASE("trace index: the event behind a series point is found by its time and
   }
   CHECK(ix.event_for_point(m.pools()[0], m.pools()[0].series().size(), f.events) == nullptr);
 }
+
+namespace {
+
+Event ev(std::int64_t t, EventKind kind, TaskId task, WorkerId worker) {
+  Event e;
+  e.time = t;
+  e.kind = kind;
+  e.task = task;
+  e.worker = worker;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("trace index: tasks the caller ran (worker 0) get caller lanes, one per caller busy at once") {
+  // Task 1 on worker 3; tasks 2 and 3 run by callers at the same time (two
+  // submitters), task 4 by a caller after both ended, and it throws.
+  const std::vector<Event> events = {
+      ev(10, EventKind::task_started, 1, 3),  ev(20, EventKind::task_started, 2, 0),
+      ev(30, EventKind::task_started, 3, 0),  ev(40, EventKind::task_finished, 2, 0),
+      ev(50, EventKind::task_finished, 1, 3), ev(60, EventKind::task_finished, 3, 0),
+      ev(70, EventKind::task_started, 4, 0),  ev(80, EventKind::task_threw, 4, 0),
+  };
+  metrics::RunMetrics m;
+  m.set_pools({PoolInfo{0, "java", "java"}});
+  m.add(events);
+  TraceIndex ix;
+  ix.sync(m, events);
+  const PoolIndex& p = ix.pool(0);
+  REQUIRE(p.callers.size() == 2);
+  CHECK(p.callers[0].id == 1);
+  CHECK(p.callers[1].id == 2);
+  REQUIRE(p.callers[0].slices.size() == 2);
+  CHECK(p.callers[0].slices[0].task == 2);
+  CHECK(p.callers[0].slices[0].start == 20);
+  CHECK(p.callers[0].slices[0].end == 40);
+  CHECK(p.callers[0].slices[1].task == 4);
+  CHECK(p.callers[0].slices[1].threw);
+  REQUIRE(p.callers[1].slices.size() == 1);
+  CHECK(p.callers[1].slices[0].task == 3);
+  CHECK(p.callers[1].slices[0].end == 60);
+  CHECK(p.callers_running.empty());
+  // The metrics leave worker 0 off the worker lanes: only worker 3 has one.
+  REQUIRE(m.pools()[0].lanes().size() == 1);
+  CHECK(m.pools()[0].lanes()[0].id == 3);
+}
+
+TEST_CASE("trace index: Java with CallerRunsPolicy shows the tasks its caller ran, with the rule") {
+  json j = {
+      {"name", "caller-runs"},
+      {"lesson", "a saturated CallerRuns pool makes the submitter run the task"},
+      {"seed", 1},
+      {"time_scale", 10},
+      {"task", {{"kind", "sleep"}, {"duration", "50ms"}}},
+      {"phases", {{{"name", "burst"}, {"duration", "300ms"}, {"arrival", {{"kind", "burst"}, {"count", 8}}}}}},
+      {"pools",
+       {{{"design", "java"},
+         {"config",
+          {{"corePoolSize", 1},
+           {"maximumPoolSize", 1},
+           {"workQueue", "ArrayBlockingQueue"},
+           {"queueCapacity", 1},
+           {"handler", "CallerRunsPolicy"}}}}}},
+  };
+  auto s = scenario::parse_scenario(j, "caller-runs.json", ".");
+  auto run = scenario::run_scenario(s, scenario::RunOptions{.keep_events = true});
+  TraceIndex ix;
+  ix.sync(run.metrics, run.metrics.events());
+  const PoolIndex& p = ix.pool(0);
+  REQUIRE_FALSE(p.callers.empty());
+  std::size_t ran = 0;
+  for (const auto& lane : p.callers) ran += lane.slices.size();
+  CHECK(ran >= 1);
+  CHECK(label_code(p.caller_rule) == "caller-runs");
+  for (const auto& lane : p.callers)
+    for (const auto& slice : lane.slices) CHECK(slice.end >= slice.start);
+}

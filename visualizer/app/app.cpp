@@ -62,6 +62,32 @@ bool is_result(const std::filesystem::path& file) {
   return head.find(scenario::kResultFormat) != std::string::npos;
 }
 
+// The run's metrics so far, for an export, holding the engine's metrics lock
+// only to copy: the pools and then the events, a slice at a time (the engine
+// adds the next batch in between), rebuilt into metrics outside the lock.
+// Writing a million events' trace under the lock would stall the engine long
+// enough for the trace stream to drop live events.
+metrics::RunMetrics copy_metrics(const scenario::Run& run) {
+  constexpr std::size_t kSlice = 65'536;
+  std::vector<PoolInfo> pools;
+  std::vector<Event> events;
+  std::size_t total = 0;
+  run.with_metrics([&](const metrics::RunMetrics& m) {
+    for (const metrics::PoolMetrics& p : m.pools()) pools.push_back(p.info());
+    total = m.events().size();
+  });
+  events.reserve(total);
+  for (std::size_t at = 0; at < total; at += kSlice)
+    run.with_metrics([&](const metrics::RunMetrics& m) {
+      const auto from = m.events().begin() + static_cast<std::ptrdiff_t>(at);
+      events.insert(events.end(), from, from + static_cast<std::ptrdiff_t>(std::min(kSlice, total - at)));
+    });
+  metrics::RunMetrics copy;
+  copy.set_pools(pools);
+  copy.add(events);
+  return copy;
+}
+
 std::string stamp() {
   std::time_t now = std::time(nullptr);
   char buf[32];
@@ -89,11 +115,19 @@ App::App(const Options& options)
   else if (!options.scenario.empty())
     open(scenario::resolve_scenario(options.scenario));
   if (!live_ && !replay_) {
-    if (options.headless()) throw ConfigError("", ui_.status);  // bad input: exit 2
-    std::string why = ui_.status;
+    const std::string why = ui_.status;  // empty when no file was given: the default scenario then
+    if (!why.empty() && (options.headless() || options.at || options.run_for))
+      throw ConfigError("", why);  // bad input: exit 2
     open_scenario(default_scenario());
     if (!why.empty()) ui_.say(why, true);
   }
+  // --at is a replay's, --run-for a scenario's: the other kind of file would ignore it.
+  if (options.at && !replay_)
+    throw ConfigError("", "--at puts a replay's cursor, but " + live_->file() +
+                              " is a scenario (runs live): use --run-for, or give a result written with --events");
+  if (options.run_for && replay_)
+    throw ConfigError("", "--run-for runs a scenario, but " + replay_->file().file +
+                              " is a result (replays): use --at to put the replay's cursor");
   if (replay_ && options.at) replay_->seek(*options.at);  // (a replay opens at its end, showing the whole run)
   if (live_ && options.headless() && !live_->scenario()) throw ConfigError("", live_->error());
   if (options.view) {
@@ -133,6 +167,11 @@ void App::show_scenario() {
 void App::start_run() {
   if (!live_->start()) return ui_.say(live_->error(), true);
   show_scenario();
+  if (options_.view && !view_applied_) {  // --view: the first run is shown as asked, not whole
+    ui_.axis.set_view(options_.view->first, options_.view->second);
+    ui_.axis.set_follow(false);
+    view_applied_ = true;
+  }
 }
 
 void App::open_replay(std::unique_ptr<Replay> replay) {
@@ -159,9 +198,8 @@ void App::export_trace() {
     if (live_) {
       if (!live_->run()) return ui_.say("start the run first: there is no trace yet", true);
       s = live_->run()->scenario();
-      live_->run()->with_metrics([&](const metrics::RunMetrics& m) {
-        scenario::write_atomically(file, [&](std::ostream& out) { scenario::write_chrome_trace(out, s, m); });
-      });
+      const metrics::RunMetrics m = copy_metrics(*live_->run());
+      scenario::write_atomically(file, [&](std::ostream& out) { scenario::write_chrome_trace(out, s, m); });
     } else {
       s.name = replay_->file().scenario.value("name", "");
       scenario::write_atomically(file,
@@ -190,6 +228,9 @@ void App::save_result(const std::filesystem::path& file) {
 void App::frame() {
   const auto wall0 = Clock::now();
   const double cpu0 = thread_cpu_ms();
+  // HiDPI: the display's scale, read again each frame (the window may have
+  // moved to another monitor), unless --ui-scale fixed it.
+  if (options_.ui_scale <= 0) base_scale_ = window_.content_scale();
   window_.set_ui_scale(base_scale_ * zoom_ * (ui_.presentation ? 1.6f : 1.0f));
   window_.begin_frame();
   ui_.scale = window_.ui_scale();
@@ -225,10 +266,11 @@ void App::frame() {
   const double cpu = thread_cpu_ms() - cpu0;
   times_.add(cpu);
   if (benched_ >= 0) {
-    bench_cpu_.push_back(cpu);
-    bench_build_.push_back(built);
-    bench_vertices_ += static_cast<std::size_t>(ImGui::GetDrawData()->TotalVtxCount);
-    bench_wall_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - wall0).count());
+    BenchSamples& b = bench_[static_cast<std::size_t>(bench_stage_)];
+    b.cpu.push_back(cpu);
+    b.build.push_back(built);
+    b.vertices += static_cast<std::size_t>(ImGui::GetDrawData()->TotalVtxCount);
+    b.wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - wall0).count());
   }
   if (screenshot_) {
     std::string error;

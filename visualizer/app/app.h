@@ -3,6 +3,7 @@
 // (run or replay to a moment, take a screenshot, benchmark frames, exit).
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -33,6 +34,9 @@ struct Options {
   std::string tab;                                // compare, pools or scenario
   std::optional<std::pair<double, double>> view;  // the time range shown (ns)
   std::optional<std::pair<float, float>> hover;   // pretend the mouse is there (screenshots of tooltips)
+  // Headless: drag the mouse from the first point to the second (button 1
+  // held) before the screenshot, e.g. along the ruler to scrub a replay.
+  std::optional<std::pair<std::pair<float, float>, std::pair<float, float>>> drag;
   float lane_height = 0;
   bool show_help = false;         // the ? overlay
   bool show_frame_times = false;  // the frame-time overlay
@@ -89,16 +93,28 @@ class App {
   float base_scale_;           // the display's content scale, or --ui-scale
   float zoom_ = 1;             // Ctrl+/Ctrl-
   bool was_finished_ = false;  // the live run had ended at the last frame
+  bool view_applied_ = false;  // --view has been applied to a live run's first start
 
   // Headless progress: wait for the run (or not), let the picture settle,
   // benchmark, take the screenshot.
-  enum class Phase { waiting, settling, benchmarking, shooting };
+  enum class Phase { waiting, dragging, settling, benchmarking, shooting };
   Phase phase_ = Phase::waiting;
   int settle_ = 0;
-  int benched_ = -1;  // frames measured so far, -1 when not benchmarking
+  int dragged_ = 0;  // frames of the --drag gesture so far
+  // The benchmark's stages: the view swept over the run (live or replayed);
+  // then, in a replay, the cursor moving forward through the run as it does
+  // playing, and going back (the metrics rebuilt from a snapshot).
+  enum BenchStage { sweep, play, back, stages };
+  struct BenchSamples {
+    std::vector<double> cpu, build, wall;  // ms a frame
+    std::size_t vertices = 0;
+  };
+  int bench_stage_ = sweep;
+  int benched_ = -1;  // frames of this stage measured so far, -1 when not benchmarking
+  int bench_stage_frames() const;
   std::pair<double, double> bench_view_;
-  std::vector<double> bench_cpu_, bench_build_, bench_wall_;  // ms a frame
-  std::size_t bench_vertices_ = 0;
+  std::array<BenchSamples, stages> bench_;
+  void print_bench() const;
   int exit_code_ = 0;
   std::chrono::steady_clock::time_point started_;
 };

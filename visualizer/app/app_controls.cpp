@@ -273,11 +273,21 @@ void App::toolbar(Context& cx) {
   ImGui::SameLine();
   ImGui::Text("event %zu / %zu", r.position(), r.size());
   if (const Event* e = r.current()) {
+    // The event under the cursor, in what room is left on the line (on a line
+    // of its own when little is: presentation mode), cut to fit; hover shows
+    // it whole with its rule.
     ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < ui_.px(260)) ImGui::NewLine();
     const std::string& pool = r.file().pools[e->pool].info.name;
     swatch(ui_.palette().pool(e->pool));
-    ImGui::Text("%s %s: %s", at_time(e->time).c_str(), pool.c_str(), describe(*e).c_str());
-    if (e->rule != kNoLabel && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", describe_rule(e->rule).c_str());
+    const std::string text = at_time(e->time) + " " + pool + ": " + describe(*e);
+    const bool cut = elided_text(text, ImGui::GetContentRegionAvail().x);
+    if ((cut || e->rule != kNoLabel) && ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      if (cut) wrapped(text, ui_.px(460));
+      if (e->rule != kNoLabel) dim(describe_rule(e->rule), ui_.px(460));
+      ImGui::EndTooltip();
+    }
   }
 }
 
@@ -292,8 +302,14 @@ void App::overlays(Context& cx) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
     ImGui::Text("CPU %.2f ms a frame (median %.2f, p99 %.2f over %zu)", times_.last(), s.median, s.p99, s.frames);
-    ImGui::Text("%.0f fps, %llu events, %zu pools", ImGui::GetIO().Framerate,
-                static_cast<unsigned long long>(cx.frame.metrics.event_count()), cx.frame.metrics.pools().size());
+    ImGui::TextDisabled("the GUI thread, up to OpenGL having the draw data");
+    ImGui::Text("%llu events, %zu pools", static_cast<unsigned long long>(cx.frame.metrics.event_count()),
+                cx.frame.metrics.pools().size());
+    // The frame rate on screen also counts drawing the pixels, which a GPU
+    // does in parallel but software OpenGL (Xvfb, CI) does on the same CPUs.
+    static const bool software = window_.software_renderer();
+    ImGui::TextDisabled("%.0f frames a second on screen%s", ImGui::GetIO().Framerate,
+                        software ? ": OpenGL in software here (llvmpipe), the CPU draws the pixels" : "");
     ImGui::End();
   }
   if (ui_.show_help) {

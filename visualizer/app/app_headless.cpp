@@ -12,23 +12,89 @@
 
 namespace poolscope::gui {
 
+int App::bench_stage_frames() const {
+  switch (bench_stage_) {
+    case sweep:
+    case play:
+      return options_.bench_frames;
+    default:
+      return std::max(1, options_.bench_frames / 10);  // each a rebuild: fewer are enough
+  }
+}
+
 void App::headless_input() {
   ImGuiIO& io = ImGui::GetIO();
   if (benched_ >= 0) {
-    // The benchmark looks at the whole run, a tenth of it and a hundredth, panning
-    // across, and sweeps the mouse over the plots and the lanes, so hovering is measured too.
     const double f = static_cast<double>(benched_ % 97) / 96.0;
     const double span = bench_view_.second - bench_view_.first;
-    const double width = span / std::array{1.0, 10.0, 100.0}[static_cast<std::size_t>(benched_ % 3)];
-    const double begin = bench_view_.first + (span - width) * f;
-    ui_.axis.set_view(begin, begin + width);
+    // The mouse sweeps over the plots and the lanes, so hovering is measured too.
     io.MousePos = {ui_.time_x0 + static_cast<float>(f) * (ui_.time_x1 - ui_.time_x0),
                    io.DisplaySize.y * (benched_ % 2 ? 0.3f : 0.8f)};
+    if (bench_stage_ == sweep) {
+      // The whole run, a tenth of it and a hundredth, panning across.
+      const double width = span / std::array{1.0, 10.0, 100.0}[static_cast<std::size_t>(benched_ % 3)];
+      const double begin = bench_view_.first + (span - width) * f;
+      ui_.axis.set_view(begin, begin + width);
+    } else if (replay_) {
+      // The whole run in view; the cursor forward through it, as playing
+      // does, or back by a twentieth of it each frame (then one event back).
+      ui_.axis.set_view(bench_view_.first, bench_view_.second);
+      const double end = static_cast<double>(replay_->end_time());
+      const double n = bench_stage_frames();
+      if (bench_stage_ == play) {
+        replay_->seek(static_cast<std::int64_t>(end * (benched_ + 1) / n));
+      } else {
+        replay_->seek(static_cast<std::int64_t>(end * (1 - (benched_ % 20 + 1) / 21.0)));
+        replay_->step(-1);
+      }
+    }
+  } else if (phase_ == Phase::dragging && options_.drag) {
+    // Press at the first point, move to the second over a few frames, release there.
+    constexpr int kMoves = 8;
+    const auto [from, to] = *options_.drag;
+    const float k = std::min(1.0f, static_cast<float>(dragged_) / kMoves);
+    io.MousePos = {(from.first + (to.first - from.first) * k) * ui_.scale,
+                   (from.second + (to.second - from.second) * k) * ui_.scale};
+    io.MouseDown[0] = dragged_ <= kMoves;
   } else if (options_.hover) {
     io.MousePos = {options_.hover->first * ui_.scale, options_.hover->second * ui_.scale};
   } else if (options_.headless()) {
     io.MousePos = {-FLT_MAX, -FLT_MAX};  // wherever the pointer is, a screenshot shows no hover
   }
+  if (options_.headless() && phase_ != Phase::dragging) io.MouseDown[0] = false;
+}
+
+void App::print_bench() const {
+  std::size_t workers = 0, events = 0;
+  auto count = [&](const metrics::RunMetrics& m) {
+    for (const auto& p : m.pools()) workers += p.lanes().size();
+    events = m.event_count();
+  };
+  if (live_ && live_->run())
+    live_->run()->with_metrics(count);
+  else if (replay_)
+    count(replay_->metrics());
+  const BenchSamples& sw = bench_[sweep];
+  FrameStats s = frame_stats(sw.cpu), b = frame_stats(sw.build), w = frame_stats(sw.wall);
+  std::printf(
+      "poolscope-gui: %zu frames of %zu pools, %zu workers, %zu events at %.0fx%.0f px\n"
+      "  CPU frame time (the GUI thread's CPU time, up to OpenGL having the draw data):\n"
+      "    the view swept over the run: median %.2f ms, p99 %.2f ms, max %.2f ms\n"
+      "      of which building the frame (views + ImGui): median %.2f ms, p99 %.2f ms\n"
+      "      and handing its %zu vertices to OpenGL: the rest\n"
+      "      wall time (the same span, with whatever else the machine ran): median %.2f ms, p99 %.2f ms\n",
+      s.frames, live_ ? live_->document()["pools"].size() : replay_->file().pools.size(), workers, events,
+      ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y, s.median, s.p99, s.max, b.median, b.p99,
+      sw.vertices / std::max<std::size_t>(1, s.frames), w.median, w.p99);
+  if (!replay_) return;
+  const FrameStats p = frame_stats(bench_[play].cpu), pb = frame_stats(bench_[play].build);
+  const FrameStats k = frame_stats(bench_[back].cpu);
+  std::printf(
+      "    the replay playing (the cursor through the whole run in %zu frames; the table refreshed\n"
+      "    4 times a second): median %.2f ms, p99 %.2f ms, max %.2f ms (building: median %.2f ms, p99 %.2f ms)\n"
+      "    the replay going back (%zu frames, each rebuilding the metrics from the nearest of %zu snapshots):\n"
+      "      median %.2f ms, p99 %.2f ms, max %.2f ms\n",
+      p.frames, p.median, p.p99, p.max, pb.median, pb.p99, k.frames, replay_->snapshots(), k.median, k.p99, k.max);
 }
 
 bool App::headless_step() {
@@ -50,39 +116,38 @@ bool App::headless_step() {
         if (ready && !run->finished()) live_->pause();  // hold the picture still
       }
       if (ready) {
-        phase_ = Phase::settling;
+        phase_ = options_.drag ? Phase::dragging : Phase::settling;
         settle_ = 3;  // frames for the layout and the last events to reach the screen
       }
       return true;
     }
+    case Phase::dragging:
+      if (++dragged_ <= 10) return true;  // 8 moves, the release, a frame after it
+      phase_ = Phase::settling;
+      return true;
     case Phase::settling:
       if (--settle_ > 0) return true;
       phase_ = Phase::benchmarking;
       benched_ = options_.bench_frames > 0 ? 0 : -1;
+      // A replay plays and goes back first, so the sweep, the main figure, is
+      // what the frame-time overlay of a screenshot after it shows.
+      bench_stage_ = replay_ ? play : sweep;
       bench_view_ = {ui_.axis.begin(), ui_.axis.end()};
       return true;
     case Phase::benchmarking:
-      if (benched_ >= 0 && ++benched_ < options_.bench_frames) return true;
+      if (benched_ >= 0 && ++benched_ < bench_stage_frames()) return true;
+      if (benched_ >= 0 && bench_stage_ != sweep) {
+        bench_stage_ = bench_stage_ == play ? back : sweep;
+        benched_ = 0;
+        if (bench_stage_ == sweep) {
+          // Back where the cursor was, its metrics brought up to date here, between the measured frames.
+          replay_->seek(options_.at ? *options_.at : replay_->end_time());
+          replay_->sync_at_cursor();
+        }
+        return true;
+      }
       if (benched_ >= 0) {
-        FrameStats s = frame_stats(bench_cpu_), b = frame_stats(bench_build_), w = frame_stats(bench_wall_);
-        std::size_t workers = 0, events = 0;
-        auto count = [&](const metrics::RunMetrics& m) {
-          for (const auto& p : m.pools()) workers += p.lanes().size();
-          events = m.event_count();
-        };
-        if (live_ && live_->run())
-          live_->run()->with_metrics(count);
-        else if (replay_)
-          count(replay_->metrics());
-        std::printf(
-            "poolscope-gui: %zu frames of %zu pools, %zu workers, %zu events at %.0fx%.0f px\n"
-            "  CPU frame time (the GUI thread's CPU time): median %.2f ms, p99 %.2f ms, max %.2f ms\n"
-            "    of which building the frame (views + ImGui): median %.2f ms, p99 %.2f ms\n"
-            "    and handing its %zu vertices to OpenGL: the rest\n"
-            "  wall time (the same span, with whatever else the machine ran): median %.2f ms, p99 %.2f ms\n",
-            s.frames, live_ ? live_->document()["pools"].size() : replay_->file().pools.size(), workers, events,
-            ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y, s.median, s.p99, s.max, b.median, b.p99,
-            bench_vertices_ / std::max<std::size_t>(1, s.frames), w.median, w.p99);
+        print_bench();
         benched_ = -1;
         ui_.axis.set_view(bench_view_.first, bench_view_.second);
       }
@@ -93,6 +158,16 @@ bool App::headless_step() {
       }
       [[fallthrough]];
     case Phase::shooting:
+      if (!options_.screenshot.empty()) {
+        // Where the counter plots are in the picture, in its pixels (the smoke test checks there).
+        const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+        std::printf("poolscope-gui: %s: plots at %.0f,%.0f %.0f,%.0f px\n", options_.screenshot.c_str(),
+                    ui_.time_x0 * fb.x, ui_.plots_y0 * fb.y, ui_.time_x1 * fb.x, ui_.plots_y1 * fb.y);
+      }
+      if (replay_ && (options_.drag || options_.at))
+        std::printf("poolscope-gui: the replay cursor is at %.6f s of %.6f s, event %zu of %zu\n",
+                    static_cast<double>(replay_->time()) / 1e9, static_cast<double>(replay_->end_time()) / 1e9,
+                    replay_->position(), replay_->size());
       if (!options_.save_result.empty() && live_ && live_->run()) {
         live_->resume();
         live_->run()->wait();

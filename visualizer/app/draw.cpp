@@ -45,6 +45,27 @@ void dim(const std::string& text, float width) {
   ImGui::PopStyleColor();
 }
 
+bool elided_text(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) {
+    ImGui::TextUnformatted(text.c_str());
+    return false;
+  }
+  static const std::string kEllipsis = "\u2026";
+  // The longest prefix that fits with the ellipsis, by bisection over bytes.
+  std::size_t lo = 0, hi = text.size();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi + 1) / 2;
+    if (ImGui::CalcTextSize((text.substr(0, mid) + kEllipsis).c_str()).x <= width)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  // Not inside a character: back up over UTF-8 continuation bytes.
+  while (lo > 0 && lo < text.size() && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
+  ImGui::TextUnformatted((text.substr(0, lo) + kEllipsis).c_str());
+  return true;
+}
+
 void help_marker(const char* help, float width) {
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {

@@ -24,6 +24,9 @@ void swatch(plot::Rgba c);
 void wrapped(const std::string& text, float width);
 // A dimmer line of text (rules' reasons under an event).
 void dim(const std::string& text, float width);
+// `text` on one line, cut with "…" to fit `width` px (at a UTF-8 character
+// boundary). Returns whether it was cut (the caller's tooltip can show it whole).
+bool elided_text(const std::string& text, float width);
 // A "(?)" that shows `help` on hover.
 void help_marker(const char* help, float width);
 

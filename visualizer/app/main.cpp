@@ -26,7 +26,9 @@ std::pair<T, T> pair_of(const std::string& text, char sep, const std::string& op
   auto at = text.find(sep);
   if (at == std::string::npos)
     throw CLI::ValidationError(option, std::string("expected two values separated by ") + sep);
-  if constexpr (std::is_same_v<T, double>)
+  if constexpr (std::is_same_v<T, std::string>)
+    return {text.substr(0, at), text.substr(at + 1)};
+  else if constexpr (std::is_same_v<T, double>)
     return {static_cast<double>(duration_ns(text.substr(0, at), option)),
             static_cast<double>(duration_ns(text.substr(at + 1), option))};
   else
@@ -38,7 +40,7 @@ std::pair<T, T> pair_of(const std::string& text, char sep, const std::string& op
 int main(int argc, char** argv) {
   CLI::App cli{"poolscope-gui: watch worker-pool designs differ, live or replayed"};
   gui::Options o;
-  std::string file, run_for, at, size, view, hover, palette = "standard";
+  std::string file, run_for, at, size, view, hover, drag, palette = "standard";
   cli.add_option("FILE", file, "a scenario (runs live) or a result written with --events (replays)");
   cli.add_option("--scenario", o.scenario, "a scenario file, or a shipped scenario's name");
   cli.add_option("--replay", o.replay, "a result file written by `poolscope run ... --events`");
@@ -46,7 +48,8 @@ int main(int argc, char** argv) {
   cli.add_option("--at", at, "replay: put the cursor at this time (e.g. 3s)");
   cli.add_option("--screenshot", o.screenshot, "write a PNG of the window, then exit");
   cli.add_option("--save-result", o.save_result, "when the run ends, write its result (with events), then exit");
-  cli.add_option("--bench-frames", o.bench_frames, "render N frames, print the CPU frame time (median, p99), exit");
+  cli.add_option("--bench-frames", o.bench_frames,
+                 "render N frames, print the CPU frame time (median, p99; a replay also playing and going back), exit");
   cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1600x1000)");
   cli.add_option("--ui-scale", o.ui_scale, "scale of fonts and sizes (default: the display's)");
   cli.add_flag("--presentation", o.presentation, "large fonts, for a projector");
@@ -55,6 +58,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"compare", "pools", "scenario"}));
   cli.add_option("--view", view, "the time range shown, FROM:TO (e.g. 1s:2.5s)");
   cli.add_option("--hover", hover, "pretend the mouse is at X,Y (for screenshots of tooltips)");
+  cli.add_option("--drag", drag, "headless: drag the mouse from X0,Y0 to X1,Y1 first (e.g. along the replay's ruler)");
   cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
@@ -68,7 +72,20 @@ int main(int argc, char** argv) {
     if (!size.empty()) std::tie(o.width, o.height) = pair_of<int>(size, 'x', "--size");
     if (!view.empty()) o.view = pair_of<double>(view, ':', "--view");
     if (!hover.empty()) o.hover = pair_of<float>(hover, ',', "--hover");
+    if (!drag.empty()) {
+      auto [from, to] = pair_of<std::string>(drag, ':', "--drag");
+      o.drag = {pair_of<float>(from, ',', "--drag"), pair_of<float>(to, ',', "--drag")};
+    }
     o.colour_blind = palette == "colour-blind";
+    // Options that only mean something headless are refused, not ignored.
+    if (o.run_for && !o.headless())
+      throw CLI::ValidationError("--run-for",
+                                 "runs the scenario headless for a while, then writes something and exits: give "
+                                 "--screenshot, --save-result or --bench-frames with it");
+    if (o.drag && o.screenshot.empty())
+      throw CLI::ValidationError("--drag", "moves the mouse before a headless picture: give --screenshot with it");
+    if (o.hover && o.screenshot.empty())
+      throw CLI::ValidationError("--hover", "places the mouse for a screenshot: give --screenshot with it");
   } catch (const CLI::ParseError& e) {
     return cli.exit(e) == 0 ? 0 : 2;
   } catch (const std::exception& e) {

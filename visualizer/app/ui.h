@@ -50,7 +50,8 @@ struct Ui {
   // This frame's timeline geometry, set by the timeline view for its items.
   float time_x0 = 0, time_x1 = 1;
   std::vector<plot::Tick> ticks;
-  std::optional<float> hover_x;  // the mouse, when it is over the timeline
+  std::optional<float> hover_x;      // the mouse, when it is over the timeline
+  float plots_y0 = 0, plots_y1 = 0;  // where the counter plots are (screen px), for the smoke test
 
   std::string status;  // the last message: what was saved, what failed
   bool status_error = false;

@@ -1,10 +1,12 @@
 // Worker lanes: per pool, one row per worker, from its spawn to its exit.
 // Grey while it is alive and idle, its pool's colour while it runs a task
-// (magenta if the task threw), red from the moment it is reaped until it
+// (magenta if the task threw), white from the moment it is reaped until it
 // exits. So LIFO reuse (fasthttp, ants: the same few lanes busy, the rest
 // idle until reaped) and FIFO hand-off (gammazero: every lane takes its turn)
-// show at a glance. Rows scroll and fold per pool, only the rows on screen
-// are drawn, and each row only the slices in view (merged below a pixel).
+// show at a glance. Tasks the submitting thread ran itself (Java's
+// CallerRunsPolicy: worker 0) get a "caller" lane above the pool's workers.
+// Rows scroll and fold per pool, only the rows on screen are drawn, and each
+// row only the slices in view (merged below a pixel).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -56,6 +58,29 @@ void lane_tooltip(const metrics::WorkerLane& lane, const Life& l, std::int64_t t
   ImGui::EndTooltip();
 }
 
+void caller_tooltip(const metrics::WorkerLane& lane, Label rule, std::int64_t t, std::int64_t now, float wrap) {
+  ImGui::BeginTooltip();
+  const auto ran = static_cast<std::size_t>(
+      std::partition_point(lane.slices.begin(), lane.slices.end(), [&](const auto& s) { return s.start <= now; }) -
+      lane.slices.begin());
+  ImGui::Text("the caller: %zu tasks run by the submitting thread itself", ran);
+  dim(rule != kNoLabel ? describe_rule(rule)
+                       : "the pool handed these tasks back to the thread that submitted them (worker 0)",
+      wrap);
+  ImGui::Separator();
+  if (auto i = plot::slice_at<metrics::TaskSlice>(lane.slices, now, t)) {
+    const metrics::TaskSlice& s = lane.slices[*i];
+    std::int64_t end = plot::slice_end(s, now);
+    ImGui::Text("task %llu: %s to %s (%s)%s", static_cast<unsigned long long>(s.task), at_time(s.start).c_str(),
+                s.end >= 0 && s.end <= now ? at_time(s.end).c_str() : "running", at_time(end - s.start).c_str(),
+                s.threw ? ", threw" : "");
+    dim("meanwhile it submits nothing: the arrivals wait (back-pressure)", wrap);
+  } else {
+    ImGui::TextDisabled("submitting");
+  }
+  ImGui::EndTooltip();
+}
+
 }  // namespace
 
 void LanesView::draw(Context& cx, float y, float height) {
@@ -73,7 +98,21 @@ void LanesView::draw(Context& cx, float y, float height) {
   for (std::size_t p = 0; p < pools.size(); ++p) {
     Rows& r = rows_[p];
     r.lanes.clear();
-    r.alive = r.ever = 0;
+    r.alive = r.ever = r.callers = 0;
+    // The callers' lanes: those that ran a task by now (and in view, with lanes_alive_only).
+    if (p < cx.frame.index.pools())
+      for (const metrics::WorkerLane& lane : cx.frame.index.pool(p).callers) {
+        if (lane.slices.empty() || lane.slices.front().start > now) continue;
+        if (ui.lanes_alive_only) {
+          // A lane's slices never overlap: their ends rise with their starts.
+          auto first = std::partition_point(lane.slices.begin(), lane.slices.end(), [&](const metrics::TaskSlice& sl) {
+            return static_cast<double>(plot::slice_end(sl, now)) < map.t0;
+          });
+          if (first == lane.slices.end() || first->start > now || static_cast<double>(first->start) > map.t1) continue;
+        }
+        r.lanes.push_back(&lane);
+        ++r.callers;
+      }
     for (const metrics::WorkerLane& lane : pools[p].lanes()) {
       Life l = life(lane, now);
       if (l.begin > now) continue;
@@ -94,12 +133,17 @@ void LanesView::draw(Context& cx, float y, float height) {
   std::sort(order.begin(), order.end(), [&](auto a, auto b) { return rows_[a].lanes.size() < rows_[b].lanes.size(); });
   float room = height - static_cast<float>(pools.size()) * header_h - ui.px(8);
   const float tallest = std::max(ui.px(3), std::round(ui.px(ui.lane_height)));
+  // A caller lane never shrinks below its label: there are one or two, and they are the point.
+  const float caller_h = std::round(std::max(tallest, ImGui::GetTextLineHeight() + ui.px(2)));
+  for (std::size_t p : order) room -= caller_h * static_cast<float>(rows_[p].callers);
   for (std::size_t k = 0; k < order.size(); ++k) {
     Rows& r = rows_[order[k]];
+    const std::size_t workers = r.lanes.size() - r.callers;
     const float share = room / static_cast<float>(order.size() - k);
-    const float fit = r.lanes.empty() ? tallest : std::floor(share / static_cast<float>(r.lanes.size()));
+    const float fit = workers == 0 ? tallest : std::floor(share / static_cast<float>(workers));
     r.row_h = std::clamp(fit, ui.px(3), tallest);
-    room -= r.row_h * static_cast<float>(r.lanes.size());
+    r.caller_h = caller_h;
+    room -= r.row_h * static_cast<float>(workers);
   }
 
   ImGui::SetCursorScreenPos({ImGui::GetCursorScreenPos().x, y});
@@ -142,16 +186,17 @@ void LanesView::draw(Context& cx, float y, float height) {
         dl->AddTriangleFilled({ax, ty + th * 0.25f}, {ax + th * 0.6f, ty + th * 0.25f},
                               {ax + th * 0.3f, ty + th * 0.75f}, IM_COL32(200, 200, 200, 255));
       dl->AddRectFilled({ax + th, ty + th * 0.2f}, {ax + th * 1.6f, ty + th * 0.8f}, col(palette.pool(p)), 2);
-      char text[200];
-      std::snprintf(text, sizeof text, "%s: %zu workers alive, %zu ever", pool.info().name.c_str(), rows.alive,
-                    rows.ever);
+      char text[240];
+      std::snprintf(text, sizeof text, "%s: %zu workers alive, %zu ever%s", pool.info().name.c_str(), rows.alive,
+                    rows.ever, rows.callers > 0 ? "; the caller runs tasks too (top lane)" : "");
       dl->AddText({ax + th * 2, ty}, IM_COL32(230, 230, 230, 255), text);
     }
     cy += header_h;
     if (folded) continue;
 
-    const float row_h = rows.row_h;
-    for (const metrics::WorkerLane* lane : rows.lanes) {
+    for (std::size_t k = 0; k < rows.lanes.size(); ++k) {
+      const metrics::WorkerLane* lane = rows.lanes[k];
+      const float row_h = k < rows.callers ? rows.caller_h : rows.row_h;
       const float top = cy, bottom = cy + row_h - (row_h >= ui.px(5) ? 1 : 0);
       cy += row_h;
       if (bottom < clip_top || top > clip_bottom) continue;
@@ -159,6 +204,29 @@ void LanesView::draw(Context& cx, float y, float height) {
       auto x = [&](std::int64_t t) {
         return static_cast<float>(std::clamp<double>(map.to_x(static_cast<double>(t)), ui.time_x0 - 2, ui.time_x1 + 2));
       };
+      if (k < rows.callers) {
+        // The submitting thread: labelled whatever the row height, no idle
+        // (it is not the pool's), a hairline while it exists, its tasks in the pool's colour.
+        char id[24];
+        std::snprintf(id, sizeof id, rows.callers > 1 ? "caller %u" : "caller", lane->id);
+        const ImVec2 extent = ImGui::CalcTextSize(id);
+        dl->AddText({ui.time_x0 - extent.x - ui.px(6), top + (row_h - extent.y) * 0.5f}, IM_COL32(230, 230, 230, 255),
+                    id);
+        dl->PushClipRect({ui.time_x0, top}, {ui.time_x1, bottom + 1}, true);
+        const float mid = std::floor((top + bottom) * 0.5f);
+        dl->AddLine({x(l.begin), mid}, {x(now), mid}, col(palette.idle.with_alpha(200)), 1);
+        plot::visible_spans<metrics::TaskSlice>(lane->slices, now, map, spans_);
+        for (const plot::Span& s : spans_) {
+          const bool threw = s.count == 1 && lane->slices[s.first].threw;
+          dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : palette.pool(p)));
+        }
+        dl->PopClipRect();
+        if (hovered && !dragging_ && mouse.y >= top && mouse.y < top + row_h && mouse.x >= ui.time_x0 &&
+            mouse.x <= ui.time_x1)
+          caller_tooltip(*lane, p < cx.frame.index.pools() ? cx.frame.index.pool(p).caller_rule : kNoLabel,
+                         static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap);
+        continue;
+      }
       if (row_h >= ImGui::GetTextLineHeight() * 0.8f) {
         char id[16];
         std::snprintf(id, sizeof id, "w%u", lane->id);

@@ -22,14 +22,12 @@ struct Look {
   plot::Rgba colour;
 };
 
-Look look(const plot::Palette& pal, const std::vector<Label>& mechanisms, const metrics::Marker& m, plot::Rgba pool) {
+Look look(const plot::Palette& pal, const metrics::Marker& m, plot::Rgba pool) {
   switch (m.kind) {
     case EventKind::worker_spawned:
       return {Glyph::up, false, pool};
-    case EventKind::worker_reaped:
-      return {Glyph::down, false,
-              pal.mechanism(static_cast<std::size_t>(std::find(mechanisms.begin(), mechanisms.end(), m.rule) -
-                                                     mechanisms.begin()))};
+    case EventKind::worker_reaped:  // each mechanism has its own colour, the same in every run
+      return {Glyph::down, false, pal.mechanism(label_code(m.rule))};
     case EventKind::task_refused:
       return {Glyph::cross, true, pal.refused};
     case EventKind::task_threw:
@@ -53,11 +51,13 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const float r = row_height * 0.2f, cell = 2.4f * r, wrap = ui.px(460);
   const float top = y;
-  // Each reaping mechanism of the run gets a colour: pool by pool, in the order they fired.
+  // The run's reaping mechanisms, for the legend: pool by pool, in the order they fired.
   mechanisms_.clear();
   for (std::size_t p = 0; p < pools.size(); ++p)
     for (Label rule : cx.frame.index.pool(p).reap_rules)
-      if (std::find(mechanisms_.begin(), mechanisms_.end(), rule) == mechanisms_.end()) mechanisms_.push_back(rule);
+      if (std::none_of(mechanisms_.begin(), mechanisms_.end(),
+                       [&](Label seen) { return label_code(seen) == label_code(rule); }))
+        mechanisms_.push_back(rule);  // designs may share a code (keep-alive): one legend entry
 
   for (std::size_t p = 0; p < pools.size(); ++p) {
     const metrics::PoolMetrics& pool = pools[p];
@@ -92,7 +92,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
           const unsigned bit = 1u << static_cast<unsigned>(m.kind);
           if (seen & bit) continue;
           seen |= bit;
-          Look l = look(palette, mechanisms_, m, palette.pool(p));
+          Look l = look(palette, m, palette.pool(p));
           const float gy = l.lower ? r0.y + (r1.y - r0.y) * 0.72f : r0.y + (r1.y - r0.y) * 0.3f;
           glyph(dl, l.glyph, {b.x + dx, gy}, b.count > 1 ? r * 1.15f : r, col(l.colour));
           dx += r * 1.2f;
@@ -155,8 +155,9 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
   };
   item(Glyph::up, palette.pool(0), "spawned");
   for (std::size_t i = 0; i < mechanisms_.size(); ++i)
-    item(Glyph::down, palette.mechanism(i), "reaped: " + std::string(label_code(mechanisms_[i])));
-  if (mechanisms_.empty()) item(Glyph::down, palette.mechanism(0), "reaped");
+    item(Glyph::down, palette.mechanism(label_code(mechanisms_[i])),
+         "reaped: " + std::string(label_code(mechanisms_[i])));
+  if (mechanisms_.empty()) item(Glyph::down, palette.mechanism(std::size_t{0}), "reaped");
   item(Glyph::cross, palette.refused, "refused");
   item(Glyph::dot, palette.threw, "threw");
   item(Glyph::diamond, palette.refused, "dropped");

@@ -18,7 +18,7 @@ double Context::data_end() const {
 
 void fit_all(Context& cx) { cx.ui.axis.fit(0, cx.data_end()); }
 
-void navigate(Context& cx, bool wheel_zooms) {
+void navigate(Context& cx, bool wheel_zooms, bool drag_pans) {
   ImGuiIO& io = ImGui::GetIO();
   Ui& ui = cx.ui;
   const plot::TimeMap map = ui.map();
@@ -27,7 +27,8 @@ void navigate(Context& cx, bool wheel_zooms) {
       ui.axis.zoom(std::pow(0.8, io.MouseWheel), map.to_t(io.MousePos.x));
     if (ImGui::IsMouseDoubleClicked(0)) fit_all(cx);
   }
-  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 0)) ui.axis.pan(-io.MouseDelta.x * map.ns_per_px());
+  if (drag_pans && ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 0))
+    ui.axis.pan(-io.MouseDelta.x * map.ns_per_px());
 }
 
 void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
@@ -59,12 +60,15 @@ void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
     ImGui::SetTooltip("%s", cx.replay ? "click or drag to move the replay cursor; wheel: zoom"
                                       : "wheel: zoom · drag: pan · double-click: show everything");
   if (cx.replay) {
-    // The replay cursor follows the mouse while the ruler is held.
+    // The replay cursor follows the mouse while the ruler is held: a drag
+    // scrubs, so it must not also pan the view (the cursor would stay put
+    // under the mouse). The wheel still zooms; the plots still pan.
     if (ImGui::IsItemActive()) {
       ui.scrubbing = true;
-      cx.replay->seek(static_cast<std::int64_t>(map.to_t(ImGui::GetIO().MousePos.x)));
+      const float x = std::clamp(ImGui::GetIO().MousePos.x, ui.time_x0, ui.time_x1);
+      cx.replay->seek(static_cast<std::int64_t>(map.to_t(x)));
     }
-    navigate(cx, true);
+    navigate(cx, true, false);
     const auto x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
     if (x >= ui.time_x0 && x <= ui.time_x1) {
       const float r = height * 0.35f;
@@ -109,6 +113,8 @@ void TimelineView::draw(Context& cx) {
   y += ruler_h + ui.px(2);
   const float items_top = y;
   y += plots_.draw(cx, y, plot_h);
+  ui.plots_y0 = items_top;
+  ui.plots_y1 = y;
   y += markers_.draw(cx, y, marker_row);
   // Plots and marker rows: one surface for zooming and panning.
   ImGui::SetCursorScreenPos({ui.time_x0, items_top});

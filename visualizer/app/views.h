@@ -35,7 +35,7 @@ class MarkersView {
 
  private:
   std::vector<plot::Bucket> buckets_;
-  std::vector<Label> mechanisms_;  // the run's reaping rules: reap glyph colours, in this order
+  std::vector<Label> mechanisms_;  // the run's reaping rules, one per code, for the legend
 };
 
 // One row per worker, per pool: alive (idle), running tasks, reaped.
@@ -45,9 +45,11 @@ class LanesView {
 
  private:
   struct Rows {
-    std::vector<const metrics::WorkerLane*> lanes;  // the rows shown
-    std::size_t alive = 0, ever = 0;                // as of now
-    float row_h = 0;                                // px
+    std::vector<const metrics::WorkerLane*> lanes;  // the rows shown: the callers' first, then the workers'
+    std::size_t callers = 0;                        // how many of them are caller lanes (PoolIndex::callers)
+    std::size_t alive = 0, ever = 0;                // workers, as of now
+    float row_h = 0;                                // px, a worker's row
+    float caller_h = 0;                             // px, a caller's row
   };
   std::vector<Rows> rows_;  // per pool
   std::vector<plot::Span> spans_;
@@ -99,8 +101,9 @@ class ScenarioView {
   void draw(Context& cx);
 };
 
-// Zooms on the wheel, pans on a drag, fits on a double-click, over the last item.
-void navigate(Context& cx, bool wheel_zooms);
+// Zooms on the wheel, pans on a drag (unless `drag_pans` is false: the replay
+// ruler scrubs instead), fits on a double-click, over the last item.
+void navigate(Context& cx, bool wheel_zooms, bool drag_pans = true);
 // The vertical lines every timeline item draws over itself, from y0 to y1:
 // the grid, the replay cursor or the live edge, and the mouse's time.
 void time_lines(Context& cx, ImDrawList* dl, float y0, float y1);

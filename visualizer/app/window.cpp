@@ -20,15 +20,20 @@ void on_glfw_error(int code, const char* text) {
   std::fprintf(stderr, "poolscope-gui: GLFW error %d: %s\n", code, text);
 }
 
-void on_drop(GLFWwindow* w, int count, const char** paths) {
-  auto* self = static_cast<std::vector<std::string>*>(glfwGetWindowUserPointer(w));
-  for (int i = 0; i < count; ++i) self->push_back(paths[i]);
-}
-
 // Latin-1 plus the punctuation, arrows, maths and shapes the labels use.
 const ImWchar kGlyphs[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
 
 }  // namespace
+
+void Window::on_drop(GLFWwindow* w, int count, const char** paths) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
+  for (int i = 0; i < count; ++i) self->dropped_.push_back(paths[i]);
+}
+
+void Window::on_content_scale(GLFWwindow* w, float x, float /*y*/) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
+  if (x > 0) self->content_scale_ = x;  // the app rescales from the next frame on
+}
 
 std::string find_font() {
   std::vector<std::filesystem::path> candidates;
@@ -55,8 +60,12 @@ Window::Window(const char* title, int width, int height, bool vsync) {
   }
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(vsync ? 1 : 0);
-  glfwSetWindowUserPointer(window_, &dropped_);
+  glfwSetWindowUserPointer(window_, this);
   glfwSetDropCallback(window_, on_drop);
+  float x = 1, y = 1;
+  glfwGetWindowContentScale(window_, &x, &y);
+  content_scale_ = x > 0 ? x : 1;
+  glfwSetWindowContentScaleCallback(window_, on_content_scale);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -78,12 +87,6 @@ Window::~Window() {
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 void Window::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
-
-float Window::content_scale() const {
-  float x = 1, y = 1;
-  glfwGetWindowContentScale(window_, &x, &y);
-  return x > 0 ? x : 1;
-}
 
 void Window::set_ui_scale(float scale) { ui_scale_ = std::clamp(scale, 0.5f, 4.0f); }
 
@@ -130,6 +133,11 @@ void Window::render() {
 }
 
 void Window::present() { glfwSwapBuffers(window_); }
+
+std::string Window::renderer() const {
+  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  return name ? name : "";
+}
 
 std::vector<std::string> Window::take_dropped() { return std::exchange(dropped_, {}); }
 

@@ -30,11 +30,18 @@ class Window {
   void render();
   void present();
 
-  // The display's content scale (HiDPI: 2 on a 200% screen).
-  float content_scale() const;
+  // The display's content scale (HiDPI: 2 on a 200% screen); it follows the
+  // window to another monitor, or a change of the desktop's scale.
+  float content_scale() const { return content_scale_; }
   // The UI scale the fonts and sizes are built for; changes take effect at the next frame.
   void set_ui_scale(float scale);
   float ui_scale() const { return ui_scale_; }
+
+  // The OpenGL renderer ("llvmpipe (LLVM 15.0.6, 256 bits)" when Mesa draws in software).
+  std::string renderer() const;
+  bool software_renderer() const {
+    return renderer().find("llvmpipe") != std::string::npos || renderer().find("softpipe") != std::string::npos;
+  }
 
   // Files dropped onto the window since the last call.
   std::vector<std::string> take_dropped();
@@ -49,9 +56,12 @@ class Window {
 
  private:
   void build_fonts();
+  static void on_drop(GLFWwindow* w, int count, const char** paths);
+  static void on_content_scale(GLFWwindow* w, float x, float y);
 
   GLFWwindow* window_ = nullptr;
   float ui_scale_ = 1, built_scale_ = 0;
+  float content_scale_ = 1;
   std::vector<std::string> dropped_;
 };
 

@@ -1,10 +1,14 @@
 #include "visualizer/model/replay.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace poolscope::gui {
 
-Replay::Replay(scenario::ResultFile file) : file_(std::move(file)) {
+Replay::Replay(scenario::ResultFile file, std::size_t snapshot_every) : file_(std::move(file)) {
+  const std::size_t n = file_.events.size();
+  snapshot_every_ =
+      snapshot_every > 0 ? snapshot_every : std::max(kSnapshotEvery, (n + kMaxSnapshots - 1) / kMaxSnapshots);
   if (!file_.has_events)
     throw scenario::ScenarioError(
         file_.file, ConfigError("",
@@ -13,11 +17,10 @@ Replay::Replay(scenario::ResultFile file) : file_(std::move(file)) {
   metrics_ = file_.metrics();
   index_.sync(metrics_, file_.events);
   keys_.reserve(file_.events.size());
-  std::vector<std::int64_t> last(file_.pools.size(), 0);
+  std::int64_t last = 0;
   for (const Event& e : file_.events) {
-    std::int64_t& l = last[e.pool];
-    l = std::max(l, e.time);
-    keys_.push_back(l);
+    last = std::max(last, e.time);
+    keys_.push_back(last);
   }
   at_cursor_.set_pools(file_.pool_infos());
 }
@@ -57,16 +60,35 @@ void Replay::advance(double wall_seconds, double speed) {
   if (playing_) time_exact_ = exact;  // keep the fraction of a ns a slow replay accumulates
 }
 
+void Replay::add_at_cursor(std::size_t p) {
+  std::span<const Event> all = file_.events;
+  while (at_cursor_position_ < p) {
+    const std::size_t next_snapshot = (at_cursor_position_ / snapshot_every_ + 1) * snapshot_every_;
+    const std::size_t to = std::min(p, next_snapshot);
+    at_cursor_.add(all.subspan(at_cursor_position_, to - at_cursor_position_));
+    at_cursor_position_ = to;
+    const bool kept = !snapshots_.empty() && snapshots_.back().first >= to;
+    if (to == next_snapshot && !kept) snapshots_.emplace_back(to, at_cursor_);
+  }
+}
+
 bool Replay::sync_at_cursor(bool allow_rebuild) {
   if (position_ < at_cursor_position_) {
     if (!allow_rebuild) return false;
-    at_cursor_ = metrics::RunMetrics();
-    at_cursor_.set_pools(file_.pool_infos());
-    at_cursor_position_ = 0;
+    // The nearest snapshot at or before the cursor, else the start.
+    auto it = std::upper_bound(snapshots_.begin(), snapshots_.end(), position_,
+                               [](std::size_t p, const auto& s) { return p < s.first; });
+    if (it == snapshots_.begin()) {
+      at_cursor_ = metrics::RunMetrics();
+      at_cursor_.set_pools(file_.pool_infos());
+      at_cursor_position_ = 0;
+    } else {
+      at_cursor_ = std::prev(it)->second;
+      at_cursor_position_ = std::prev(it)->first;
+    }
+    last_rebuild_events_ = position_ - at_cursor_position_;
   }
-  std::span<const Event> all = file_.events;
-  at_cursor_.add(all.subspan(at_cursor_position_, position_ - at_cursor_position_));
-  at_cursor_position_ = position_;
+  add_at_cursor(position_);
   return true;
 }
 

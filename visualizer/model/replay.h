@@ -2,11 +2,16 @@
 // that can be scrubbed to any time, stepped one event forward or back, or
 // played at a speed. The views draw the whole run clipped at the cursor
 // (instant, whatever the jump); the metrics as of the cursor, which the
-// comparison table needs, are brought forward incrementally and rebuilt only
-// when the cursor goes back.
+// comparison table needs, are brought forward incrementally, and when the
+// cursor goes back, rebuilt from the nearest snapshot before it (or the
+// start, when that is nearer than the first), never by replaying the whole
+// run. A snapshot is a copy of the metrics, so there are at most
+// kMaxSnapshots: one every 50,000 events, or every eighth of a longer run.
 #pragma once
 
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include "scenarios/engine/result_reader.h"
 #include "visualizer/model/frame.h"
@@ -15,8 +20,12 @@ namespace poolscope::gui {
 
 class Replay {
  public:
+  static constexpr std::size_t kSnapshotEvery = 50'000;
+  static constexpr std::size_t kMaxSnapshots = 8;
+
   // Throws ScenarioError if the file has no events (written without --events).
-  explicit Replay(scenario::ResultFile file);
+  // `snapshot_every` 0: max(kSnapshotEvery, events / kMaxSnapshots).
+  explicit Replay(scenario::ResultFile file, std::size_t snapshot_every = 0);
 
   const scenario::ResultFile& file() const { return file_; }
   const metrics::RunMetrics& metrics() const { return metrics_; }
@@ -39,26 +48,41 @@ class Replay {
   void advance(double wall_seconds, double speed);
 
   // Brings the metrics as of the cursor up to date. Going back means
-  // rebuilding them from the start; `allow_rebuild` false defers that (while
-  // the user drags the cursor). Returns whether they are current.
+  // rebuilding them from the nearest snapshot before the cursor;
+  // `allow_rebuild` false defers that (while the user drags the cursor).
+  // Returns whether they are current.
   bool sync_at_cursor(bool allow_rebuild = true);
   const metrics::RunMetrics& at_cursor() const { return at_cursor_; }
+  // How many events the last rebuild (going back) replayed, and how many
+  // snapshots are kept: for the tests.
+  std::size_t last_rebuild_events() const { return last_rebuild_events_; }
+  std::size_t snapshots() const { return snapshots_.size(); }
+  std::size_t snapshot_every() const { return snapshot_every_; }
 
   void with_frame(const std::function<void(const Frame&)>& f);
 
  private:
   void set_position(std::size_t p);
+  // Adds events [at_cursor_position_, p) to at_cursor_, keeping a snapshot at
+  // every multiple of snapshot_every_ it passes.
+  void add_at_cursor(std::size_t p);
 
   scenario::ResultFile file_;
   metrics::RunMetrics metrics_;
   TraceIndex index_;
-  std::vector<std::int64_t> keys_;  // each event's time, kept non-decreasing per pool as the metrics do
+  // The running maximum of the event times: non-decreasing over the whole
+  // list (the events are merged by time, but two pools' clocks can be a few
+  // ns out of order), so a binary search finds the prefix that happened by t.
+  std::vector<std::int64_t> keys_;
   std::size_t position_ = 0;
   std::int64_t time_ = 0;
   double time_exact_ = 0;  // the cursor while playing, in fractions of a ns
   bool playing_ = false;
   metrics::RunMetrics at_cursor_;
   std::size_t at_cursor_position_ = 0;
+  std::size_t snapshot_every_;
+  std::vector<std::pair<std::size_t, metrics::RunMetrics>> snapshots_;  // (position, the metrics as of it), sorted
+  std::size_t last_rebuild_events_ = 0;
 };
 
 }  // namespace poolscope::gui

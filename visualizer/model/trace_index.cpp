@@ -114,8 +114,44 @@ void TraceIndex::sync(const metrics::RunMetrics& metrics, std::span<const Event>
     const Event& e = events[events_seen_];
     if (e.pool >= pools_.size()) pools_.resize(e.pool + 1u);
     PoolIndex& ix = pools_[e.pool];
-    ix.event_times.push_back(ix.event_times.empty() ? e.time : std::max(e.time, ix.event_times.back()));
+    const std::int64_t t = ix.event_times.empty() ? e.time : std::max(e.time, ix.event_times.back());
+    ix.event_times.push_back(t);
     ix.events.push_back(static_cast<std::uint32_t>(events_seen_));
+    if (e.worker == 0) add_caller_event(ix, e, t);
+  }
+}
+
+void TraceIndex::add_caller_event(PoolIndex& ix, const Event& e, std::int64_t t) {
+  switch (e.kind) {
+    case EventKind::task_handoff:
+      if (e.rule != kNoLabel) ix.caller_rule = e.rule;
+      break;
+    case EventKind::task_started: {
+      auto free = std::find_if(ix.callers.begin(), ix.callers.end(), [](const metrics::WorkerLane& l) {
+        return l.slices.empty() || l.slices.back().end >= 0;
+      });
+      if (free == ix.callers.end()) {
+        ix.callers.push_back(metrics::WorkerLane{.id = static_cast<WorkerId>(ix.callers.size() + 1)});
+        free = ix.callers.end() - 1;
+      }
+      if (free->slices.empty()) free->spawned = t;
+      free->slices.push_back({t, -1, e.task, false});
+      ix.callers_running.emplace_back(e.task, static_cast<std::size_t>(free - ix.callers.begin()));
+      break;
+    }
+    case EventKind::task_finished:
+    case EventKind::task_threw: {
+      auto running = std::find_if(ix.callers_running.begin(), ix.callers_running.end(),
+                                  [&](const auto& r) { return r.first == e.task; });
+      if (running == ix.callers_running.end()) break;
+      metrics::TaskSlice& slice = ix.callers[running->second].slices.back();
+      slice.end = t;
+      slice.threw = e.kind == EventKind::task_threw;
+      ix.callers_running.erase(running);
+      break;
+    }
+    default:
+      break;
   }
 }
 

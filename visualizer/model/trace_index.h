@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "scenarios/engine/metrics.h"
@@ -39,6 +40,13 @@ struct PoolIndex {
   std::vector<Label> reap_rules;          // the reaping mechanisms seen, in order of first appearance
   std::vector<std::int64_t> event_times;  // this pool's events, in order (times kept non-decreasing)
   std::vector<std::uint32_t> events;      // into the run's event list
+  // Tasks the submitting thread ran itself (worker 0: Java's CallerRunsPolicy),
+  // which the metrics leave off the worker lanes: one lane per submitter busy
+  // at once (closed-loop clients can be several), each slice on the first
+  // lane free when it started. Their ids count from 1 ("caller 1", ...).
+  std::vector<metrics::WorkerLane> callers;
+  Label caller_rule = kNoLabel;                                 // the rule that handed the last such task to its caller
+  std::vector<std::pair<TaskId, std::size_t>> callers_running;  // task -> lane, until it ends
   std::size_t series_seen = 0, markers_seen = 0;
 };
 
@@ -59,6 +67,8 @@ class TraceIndex {
                                std::span<const Event> events) const;
 
  private:
+  static void add_caller_event(PoolIndex& ix, const Event& e, std::int64_t t);
+
   std::vector<PoolIndex> pools_;
   std::size_t events_seen_ = 0;
   std::int64_t last_time_ = 0;

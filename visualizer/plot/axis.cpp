@@ -123,6 +123,13 @@ std::vector<Tick> value_ticks(const ValueMap& vm, double min_px) {
     std::snprintf(buf, sizeof buf, "%.0f", v);
     ticks.push_back({v, vm.to_y(v), buf});
   }
+  // A plot with room for one step only (a step past the top: 50 for a top of
+  // 30) would say only "0": label the top itself, a round number
+  // (nice_ceiling), so every plot shows its scale.
+  if (ticks.back().value < vm.vmax * 0.5) {
+    std::snprintf(buf, sizeof buf, "%.0f", vm.vmax);
+    ticks.push_back({vm.vmax, vm.to_y(vm.vmax), buf});
+  }
   return ticks;
 }
 

@@ -79,7 +79,8 @@ struct Tick {
 
 // Time ticks at least `min_px` apart, labelled in the unit their step needs ("250ms", "1.5s", "2m").
 std::vector<Tick> time_ticks(const TimeMap& map, double min_px);
-// Value ticks at least `min_px` apart on [0, vm.vmax].
+// Value ticks at least `min_px` apart on [0, vm.vmax]; the highest is always
+// in the upper half (the top itself when a step would not fit).
 std::vector<Tick> value_ticks(const ValueMap& vm, double min_px);
 
 // A time as tooltips write it: "1.234 s", "15.250 ms", "830.0 µs", "120 ns".

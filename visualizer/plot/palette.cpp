@@ -1,13 +1,19 @@
 #include "visualizer/plot/palette.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+
 namespace poolscope::plot {
 
 namespace {
 
-// Tableau 10, reordered so the first four pools differ most.
+// Tableau 10, reordered so the first four pools differ most, without its
+// grey: a grey pool would look like idle lanes and leave no neutral colour
+// for the markers.
 constexpr Rgba kStandardPools[] = {
     {78, 121, 167},  {242, 142, 43}, {89, 161, 79},   {225, 87, 89},  {176, 122, 161},
-    {118, 183, 178}, {237, 201, 72}, {255, 157, 167}, {156, 117, 95}, {186, 176, 172},
+    {118, 183, 178}, {237, 201, 72}, {255, 157, 167}, {156, 117, 95},
 };
 
 // Okabe & Ito (2008), without black (the background is dark).
@@ -15,22 +21,47 @@ constexpr Rgba kOkabeItoPools[] = {
     {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {240, 228, 66}, {204, 121, 167}, {213, 94, 0}, {0, 114, 178},
 };
 
-// Reap glyphs: white first and then hues the first pools do not use, so a
-// reap is not read as another pool's marker.
+constexpr std::array<std::string_view, 6> kMechanisms = {"cleaner-pass", "purge-tick",    "idle-tick",
+                                                         "keep-alive",   "core-time-out", "over-maximum"};
+constexpr std::string_view kShutdownReaps[] = {"stop-ready",       "stopped", "stop",     "pool-close",
+                                               "shutdown-drained", "close",   "close-now"};
+
+// Reap glyphs, by mechanism_slot(): saturated hues Tableau does not use, white
+// and grey. Okabe and Ito's colours are all pools already, so the colour-blind
+// palette's are white, greys and pale tints, told apart by lightness and by
+// the blue-yellow contrast the common deficiencies keep.
 constexpr Rgba kStandardMechanisms[] = {
-    {240, 240, 240}, {100, 220, 230}, {180, 130, 255}, {150, 150, 150}, {255, 150, 200}};
+    {245, 245, 245},  // cleaner-pass: white
+    {0, 240, 255},    // purge-tick: cyan
+    {150, 90, 255},   // idle-tick: violet
+    {255, 255, 0},    // keep-alive: yellow
+    {120, 255, 200},  // core-time-out: mint
+    {255, 80, 220},   // over-maximum: hot pink
+    {160, 160, 160},  // shutdown: grey
+    {255, 230, 160},  // anything else: cream
+};
 constexpr Rgba kOkabeItoMechanisms[] = {
-    {240, 240, 240}, {204, 121, 167}, {213, 94, 0}, {150, 150, 150}, {86, 180, 233}};
+    {245, 245, 245},  // cleaner-pass: white
+    {170, 225, 255},  // purge-tick: pale blue
+    {150, 150, 150},  // idle-tick: grey
+    {255, 210, 150},  // keep-alive: peach
+    {255, 190, 230},  // core-time-out: pale pink
+    {200, 255, 210},  // over-maximum: pale green
+    {95, 95, 95},     // shutdown: dark grey
+    {200, 170, 255},  // anything else: lavender
+};
+static_assert(std::size(kStandardMechanisms) == kMechanisms.size() + 2);
+static_assert(std::size(kOkabeItoMechanisms) == kMechanisms.size() + 2);
 
 const Palette kStandard{
     .name = "standard",
     .pools = kStandardPools,
     .idle = {120, 120, 130, 90},
-    .reaped = {225, 60, 60},
-    .threw = {255, 0, 200},
-    .refused = {255, 200, 60},
+    .reaped = {245, 245, 245},  // white: the lane's end
+    .threw = {255, 0, 200},     // magenta
+    .refused = {180, 255, 40},  // lime
     .cursor = {255, 255, 255},
-    .pool_event = {200, 200, 200},
+    .pool_event = {210, 210, 210},
     .mechanisms = kStandardMechanisms,
 };
 
@@ -38,18 +69,54 @@ const Palette kColourBlindSafe{
     .name = "colour-blind safe",
     .pools = kOkabeItoPools,
     .idle = {120, 120, 130, 90},
-    .reaped = {213, 94, 0},  // vermillion
-    .threw = {204, 121, 167},
-    .refused = {240, 228, 66},
+    .reaped = {245, 245, 245},   // white
+    .threw = {255, 190, 230},    // pale pink
+    .refused = {255, 255, 160},  // pale yellow
     .cursor = {255, 255, 255},
     .pool_event = {200, 200, 200},
     .mechanisms = kOkabeItoMechanisms,
 };
 
+struct Lab {
+  double l, a, b;
+};
+
+// sRGB (D65) to CIELAB.
+Lab to_lab(Rgba c) {
+  auto linear = [](std::uint8_t v) {
+    double x = v / 255.0;
+    return x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+  };
+  const double r = linear(c.r), g = linear(c.g), b = linear(c.b);
+  const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+  const double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+  auto f = [](double t) { return t > 216.0 / 24389 ? std::cbrt(t) : (24389.0 / 27 * t + 16) / 116; };
+  const double fx = f(x), fy = f(y), fz = f(z);
+  return {116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)};
+}
+
 }  // namespace
 
 const Palette& palette(PaletteKind kind) {
   return kind == PaletteKind::colour_blind_safe ? kColourBlindSafe : kStandard;
+}
+
+std::span<const std::string_view> known_mechanisms() { return kMechanisms; }
+
+std::size_t mechanism_slot(std::string_view code) {
+  if (auto it = std::find(kMechanisms.begin(), kMechanisms.end(), code); it != kMechanisms.end())
+    return static_cast<std::size_t>(it - kMechanisms.begin());
+  if (std::find(std::begin(kShutdownReaps), std::end(kShutdownReaps), code) != std::end(kShutdownReaps))
+    return kMechanisms.size();
+  return kMechanisms.size() + 1;
+}
+
+Rgba Palette::mechanism(std::string_view code) const { return mechanism(mechanism_slot(code)); }
+
+double colour_distance(Rgba a, Rgba b) {
+  const Lab x = to_lab(a), y = to_lab(b);
+  return std::hypot(x.l - y.l, x.a - y.a, x.b - y.b);
 }
 
 }  // namespace poolscope::plot

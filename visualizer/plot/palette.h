@@ -1,13 +1,19 @@
 // The colours of the GUI, in one place: one per pool (a pool keeps its colour
 // in every view), and one per worker state and marker kind. Two palettes: the
-// standard one, and one safe for colour-blind viewers (Okabe and Ito's eight
+// standard one, and one safe for colour-blind viewers (Okabe and Ito's
 // colours, distinguishable with every common colour-vision deficiency).
 // Plain RGBA, so the screenshot checker and the tests use them without ImGui.
+//
+// A state or marker colour never resembles a pool colour (tests/visualizer
+// checks a CIELAB distance of at least kDistinct between every pair), so a
+// reaped lane end, a refusal or a reap glyph is never read as some pool's
+// data; and each reaping mechanism has a fixed colour, the same in every run.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 namespace poolscope::plot {
 
@@ -21,18 +27,34 @@ struct Palette {
   const char* name;
   std::span<const Rgba> pools;       // series colours, by the pool's position in the run
   Rgba idle;                         // a worker alive and waiting for a task (drawn under its pool's colour)
-  Rgba reaped;                       // a worker between being chosen for reaping and exiting; reap markers
+  Rgba reaped;                       // a worker between being chosen for reaping and exiting (a lane's end)
   Rgba threw;                        // a task that ended with an exception
   Rgba refused;                      // refusals and drops
   Rgba cursor;                       // the replay cursor
   Rgba pool_event;                   // cleaner passes, tunes, state changes
-  std::span<const Rgba> mechanisms;  // reap markers, one colour per reaping rule (cleaner pass, purge tick ...)
+  std::span<const Rgba> mechanisms;  // reap markers, one colour per reaping rule: see mechanism_slot()
 
   Rgba pool(std::size_t i) const { return pools[i % pools.size()]; }
-  Rgba mechanism(std::size_t i) const { return mechanisms[i % mechanisms.size()]; }
+  Rgba mechanism(std::size_t slot) const { return mechanisms[slot % mechanisms.size()]; }
+  // The reap glyph's colour for the mechanism (the rule code) that reaped.
+  Rgba mechanism(std::string_view code) const;
 };
 
 enum class PaletteKind { standard, colour_blind_safe };
 const Palette& palette(PaletteKind kind);
+
+// The reaping mechanisms with a colour of their own, in slot order:
+// cleaner-pass (fasthttp), purge-tick (ants), idle-tick (gammazero),
+// keep-alive, core-time-out and over-maximum (Java, lab 03). Shutdown reaps
+// (stop-ready, stopped, ...) share the next slot, any other code the last.
+std::span<const std::string_view> known_mechanisms();
+// The slot of a reaping rule's code: fixed, whatever else the run reaped.
+std::size_t mechanism_slot(std::string_view code);
+
+// How different two colours look: CIE76 ΔE, the distance in CIELAB (alpha
+// ignored). About 2 is just noticeable; 20 and more is a different colour.
+double colour_distance(Rgba a, Rgba b);
+// The least distance every state and marker colour keeps from every pool colour.
+inline constexpr double kDistinct = 20;
 
 }  // namespace poolscope::plot

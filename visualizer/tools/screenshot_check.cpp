@@ -1,9 +1,13 @@
 // poolscope-screenshot-check: does a screenshot of poolscope-gui show a run?
 // Checks that the image is not blank (many distinct colours, most of them not
 // the background) and that each of the first N pool colours of the palette
-// covers at least a few pixels, i.e. each pool's series was drawn.
+// covers at least a few pixels of the region given, i.e. each pool's series
+// was drawn there. With --region the plots' rectangle (which poolscope-gui
+// prints with --screenshot), lanes, swatches and the table header, which
+// carry the pools' colours too, cannot make a broken plot pass.
 //
 //   poolscope-screenshot-check shot.png --pools 2 [--palette colour-blind] [--min-pixels 1500]
+//                              [--region X0,Y0,X1,Y1]
 //
 // Exit codes: 0 the image passes; 1 it does not; 2 bad usage or unreadable file.
 #include <stb_image.h>
@@ -29,6 +33,7 @@ bool near(const unsigned char* p, Rgba c, int tolerance) {
 int main(int argc, char** argv) {
   std::string file;
   int pools = 1, min_pixels = 1500;  // the swatches beside the names cover a few hundred: more means series and lanes
+  int x0 = 0, y0 = 0, x1 = -1, y1 = -1;  // the region counted (default: everything)
   auto kind = poolscope::plot::PaletteKind::standard;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -36,14 +41,20 @@ int main(int argc, char** argv) {
       pools = std::atoi(argv[++i]);
     } else if (a == "--min-pixels" && i + 1 < argc) {
       min_pixels = std::atoi(argv[++i]);
+    } else if (a == "--region" && i + 1 < argc) {
+      if (std::sscanf(argv[++i], "%d,%d,%d,%d", &x0, &y0, &x1, &y1) != 4 || x1 <= x0 || y1 <= y0) {
+        std::fprintf(stderr, "poolscope-screenshot-check: --region wants X0,Y0,X1,Y1 with X0 < X1, Y0 < Y1\n");
+        return 2;
+      }
     } else if (a == "--palette" && i + 1 < argc) {
       kind = std::string(argv[++i]) == "colour-blind" ? poolscope::plot::PaletteKind::colour_blind_safe
                                                       : poolscope::plot::PaletteKind::standard;
     } else if (file.empty() && a[0] != '-') {
       file = a;
     } else {
-      std::fprintf(
-          stderr, "usage: poolscope-screenshot-check FILE.png [--pools N] [--palette colour-blind] [--min-pixels N]\n");
+      std::fprintf(stderr,
+                   "usage: poolscope-screenshot-check FILE.png [--pools N] [--palette colour-blind] [--min-pixels N]\n"
+                   "                                  [--region X0,Y0,X1,Y1]\n");
       return 2;
     }
   }
@@ -54,6 +65,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  if (x1 < 0) x1 = w, y1 = h;
+  if (x0 < 0 || y0 < 0 || x1 > w || y1 > h) {
+    std::fprintf(stderr, "poolscope-screenshot-check: the region %d,%d,%d,%d is not inside the %dx%d image\n", x0, y0,
+                 x1, y1, w, h);
+    stbi_image_free(pixels);
+    return 2;
+  }
   std::set<unsigned> distinct;
   std::size_t like_corner = 0;
   const unsigned char* corner = pixels + (n - 1) * 3;  // the background, bottom right
@@ -63,6 +81,9 @@ int main(int argc, char** argv) {
     const unsigned char* p = pixels + i * 3;
     distinct.insert(static_cast<unsigned>(p[0]) << 16 | static_cast<unsigned>(p[1]) << 8 | p[2]);
     if (p[0] == corner[0] && p[1] == corner[1] && p[2] == corner[2]) ++like_corner;
+    const auto x = static_cast<int>(i % static_cast<std::size_t>(w)),
+               y = static_cast<int>(i / static_cast<std::size_t>(w));
+    if (x < x0 || x >= x1 || y < y0 || y >= y1) continue;
     for (int k = 0; k < pools; ++k)
       if (near(p, palette.pool(static_cast<std::size_t>(k)), 6)) ++hits[static_cast<std::size_t>(k)];
   }
@@ -78,8 +99,9 @@ int main(int argc, char** argv) {
   for (int k = 0; k < pools; ++k) {
     Rgba c = palette.pool(static_cast<std::size_t>(k));
     bool found = hits[static_cast<std::size_t>(k)] >= static_cast<std::size_t>(min_pixels);
-    std::printf("%s: pool %d's colour #%02x%02x%02x covers %zu pixels\n", found ? "ok" : "FAIL", k + 1, c.r, c.g, c.b,
-                hits[static_cast<std::size_t>(k)]);
+    std::printf("%s: pool %d's colour #%02x%02x%02x covers %zu pixels of %d,%d,%d,%d (at least %d wanted)\n",
+                found ? "ok" : "FAIL", k + 1, c.r, c.g, c.b, hits[static_cast<std::size_t>(k)], x0, y0, x1, y1,
+                min_pixels);
     ok = ok && found;
   }
   return ok ? 0 : 1;

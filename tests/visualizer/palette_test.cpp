@@ -1,0 +1,92 @@
+#include "visualizer/plot/palette.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+using namespace poolscope::plot;
+
+namespace {
+
+// What a translucent colour looks like drawn on the GUI's dark background.
+Rgba over_background(Rgba c) {
+  const Rgba bg{20, 20, 23};
+  auto mix = [&](std::uint8_t v, std::uint8_t b) {
+    return static_cast<std::uint8_t>((v * c.a + b * (255 - c.a)) / 255);
+  };
+  return {mix(c.r, bg.r), mix(c.g, bg.g), mix(c.b, bg.b)};
+}
+
+std::vector<std::pair<std::string, Rgba>> states_and_markers(const Palette& p) {
+  std::vector<std::pair<std::string, Rgba>> v = {
+      {"idle", over_background(p.idle)},
+      {"reaped", p.reaped},
+      {"threw", p.threw},
+      {"refused", p.refused},
+      {"cursor", p.cursor},
+      {"pool_event", p.pool_event},
+  };
+  for (std::size_t i = 0; i < p.mechanisms.size(); ++i)
+    v.emplace_back("mechanism " + std::to_string(i), p.mechanism(i));
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("palette: the colour distance is CIE76, zero for equal colours") {
+  CHECK(colour_distance({10, 20, 30}, {10, 20, 30}) == Approx(0));
+  CHECK(colour_distance({0, 0, 0}, {255, 255, 255}) == Approx(100).margin(0.1));
+  CHECK(colour_distance({225, 60, 60}, {225, 87, 89}) < kDistinct);  // the old reaped red and Java's red
+}
+
+TEST_CASE("palette: no state or marker colour looks like a pool colour, in either palette") {
+  for (PaletteKind kind : {PaletteKind::standard, PaletteKind::colour_blind_safe}) {
+    const Palette& p = palette(kind);
+    for (const auto& [name, c] : states_and_markers(p))
+      for (std::size_t i = 0; i < p.pools.size(); ++i) {
+        INFO(p.name << ": " << name << " against pool " << i + 1);
+        CHECK(colour_distance(c, p.pool(i)) >= kDistinct);
+      }
+  }
+}
+
+TEST_CASE("palette: the pools' colours differ from each other, and so do the reap mechanisms'") {
+  for (PaletteKind kind : {PaletteKind::standard, PaletteKind::colour_blind_safe}) {
+    const Palette& p = palette(kind);
+    for (std::size_t i = 0; i < p.pools.size(); ++i)
+      for (std::size_t j = i + 1; j < p.pools.size(); ++j) {
+        INFO(p.name << ": pools " << i + 1 << " and " << j + 1);
+        CHECK(colour_distance(p.pool(i), p.pool(j)) >= kDistinct);
+      }
+    // Reap glyphs share a glyph (▼): only their colours tell the mechanisms apart.
+    for (std::size_t i = 0; i < p.mechanisms.size(); ++i)
+      for (std::size_t j = i + 1; j < p.mechanisms.size(); ++j) {
+        INFO(p.name << ": mechanisms " << i << " and " << j);
+        CHECK(colour_distance(p.mechanism(i), p.mechanism(j)) >= kDistinct);
+      }
+    // In a lane: idle, running (the pool's colour), threw, reaped.
+    CHECK(colour_distance(over_background(p.idle), p.reaped) >= kDistinct);
+    CHECK(colour_distance(over_background(p.idle), p.threw) >= kDistinct);
+    CHECK(colour_distance(p.threw, p.reaped) >= kDistinct);
+  }
+}
+
+TEST_CASE("palette: each reaping mechanism has a fixed colour, whatever else the run reaped") {
+  const Palette& p = palette(PaletteKind::standard);
+  REQUIRE(known_mechanisms().size() + 2 == p.mechanisms.size());
+  for (std::size_t i = 0; i < known_mechanisms().size(); ++i) {
+    CHECK(mechanism_slot(known_mechanisms()[i]) == i);
+    CHECK(p.mechanism(known_mechanisms()[i]) == p.mechanism(i));
+  }
+  CHECK(mechanism_slot("cleaner-pass") == 0);
+  CHECK(mechanism_slot("purge-tick") == 1);
+  CHECK(mechanism_slot("idle-tick") == 2);
+  CHECK(mechanism_slot("keep-alive") == 3);
+  // Shutdown reaps share one slot; anything unknown the last.
+  CHECK(mechanism_slot("stop-ready") == known_mechanisms().size());
+  CHECK(mechanism_slot("stopped") == known_mechanisms().size());
+  CHECK(mechanism_slot("a-lab-rule") == known_mechanisms().size() + 1);
+  CHECK(mechanism_slot("") == known_mechanisms().size() + 1);
+}
