@@ -1,5 +1,5 @@
-// Lab 02's reference solution behind the Pool interface, registered as
-// `lab02-reaping`.
+// Your lab 02 pool behind the Pool interface, registered as `lab02-student`.
+// Nothing to change here: the lab is in worker_pool.cpp.
 #include "labs/02-reaping/rules.h"
 #include "labs/02-reaping/worker_pool.h"
 #include "pools/core/registry.h"
@@ -56,8 +56,9 @@ Design lab02_student_design() {
   return Design{
       .name = "lab02-student",
       .summary =
-          "lab 02 solution: the fixed pool made elastic fasthttp's way, a LIFO ready stack and a cleaner "
-          "that stops workers idle longer than MaxIdleWorkerDuration",
+          "lab 02 (your copy): lab 01's fixed threads, to be made elastic fasthttp's way (a worker started "
+          "when none is ready, up to MaxWorkersCount), with a LIFO ready stack and a cleaner that stops workers "
+          "idle longer than MaxIdleWorkerDuration",
       .docs = "docs/labs/02-reaping.md",
       .origin = "lab",
       .params =

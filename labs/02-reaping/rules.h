@@ -7,6 +7,9 @@ namespace poolscope::lab02 {
 
 inline const Label kNewWorker =
     intern_label("new-worker", "getCh: no ready worker and fewer than MaxWorkersCount, so a new worker starts");
+// The starter's own rule, gone once step 2 is done.
+inline const Label kFixedStart = intern_label(
+    "fixed-start", "Start: lab 01's fixed threads, every worker started with the pool (step 2: getCh starts them)");
 inline const Label kReadyStack = intern_label(
     "ready-stack", "ready: the LIFO stack of idle workers; the last released is reused first, the oldest sink");
 inline const Label kConcurrencyLimit = intern_label(

@@ -15,6 +15,21 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::Start() {
+  // TODO(step 2): this is lab 01's fixed pool: every worker starts here, with
+  // the pool, and waits in `ready` until Stop. fasthttp starts none here;
+  // getCh starts each one when a task finds no ready worker. Remove this block.
+  {
+    std::lock_guard lock(lock_);
+    const Time now = trace_.clock().now();
+    for (int i = 0; i < maxWorkersCount_; ++i) {
+      WorkerChan& ch = all_.emplace_back(trace_.new_worker_id());
+      ch.thread = Thread("lab02s-" + std::to_string(ch.id), [this, c = &ch] { workerFunc(c); });
+      workersCount_++;
+      trace_.spawned(ch.id, kFixedStart);
+      ch.lastUseTime = now;
+      ready_.push_back(&ch);
+    }
+  }
   cleaner_ = Thread("lab02s-cleaner", [this] { cleaner(); });
 }
 
@@ -32,34 +47,38 @@ void WorkerPool::cleaner() {
 
 bool WorkerPool::Serve(Task fn) {
   Job task{trace_.submitted(), std::move(fn)};
-  WorkerChan* ch = getCh(task.id);
+  Label refusal = kConcurrencyLimit;
+  WorkerChan* ch = getCh(task.id, refusal);
   if (!ch) {
-    trace_.refused(task.id, kConcurrencyLimit);
+    trace_.refused(task.id, refusal);
     return false;
   }
   ch->send(std::move(task));
   return true;
 }
 
-WorkerChan* WorkerPool::getCh(TaskId task) {
+WorkerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
   std::lock_guard lock(lock_);
   if (!ready_.empty()) {
-    // TODO(step 2): fasthttp takes the most recently released worker (LIFO).
+    // TODO(step 3): fasthttp takes the most recently released worker (LIFO).
     WorkerChan* ch = ready_.front();
     ready_.erase(ready_.begin());
     trace_.handoff(task, ch->id, kReadyStack);
     return ch;
   }
-  if (workersCount_ >= maxWorkersCount_) return nullptr;
-  // fasthttp starts the goroutine after unlocking; the thread is started
-  // under the lock here so that Stop and join see every worker.
-  joinFinished();
-  WorkerChan& ch = all_.emplace_back(trace_.new_worker_id());
-  ch.thread = Thread("lab02s-" + std::to_string(ch.id), [this, c = &ch] { workerFunc(c); });
-  workersCount_++;
-  trace_.spawned(ch.id, kNewWorker);
-  trace_.handoff(task, ch.id, kNewWorker);
-  return &ch;
+  // TODO(step 2): no worker is ready. Only when workersCount_ has reached
+  // maxWorkersCount_ does fasthttp return nil (Serve refuses); below it, it
+  // starts a new worker for this task: joinFinished() first (it joins the
+  // workers that ended), then a WorkerChan in all_ with a new worker id, its
+  // thread running workerFunc, workersCount_++, trace_.spawned and
+  // trace_.handoff with kNewWorker, and return it. (fasthttp starts the
+  // goroutine after unlocking; start the thread under the lock here, so that
+  // Stop and join see every worker.) A goroutine always starts; a thread may
+  // not: if Thread's constructor throws std::system_error, take the
+  // WorkerChan out of all_ again and refuse: refusal =
+  // rules::thread_create_failed(), return nullptr.
+  (void)refusal;
+  return nullptr;
 }
 
 void WorkerPool::workerFunc(WorkerChan* ch) {
@@ -88,7 +107,7 @@ bool WorkerPool::release(WorkerChan* ch) {
   return true;
 }
 
-// TODO(step 3): stop the ready workers idle longer than MaxIdleWorkerDuration
+// TODO(step 4): stop the ready workers idle longer than MaxIdleWorkerDuration
 // (lastUseTime < now - MaxIdleWorkerDuration). With LIFO reuse they are a
 // prefix of `ready`: find its end with a binary search, cut it out under the
 // lock (trace_.reaped for each, with kCleanerPass, and set stopped_by), then

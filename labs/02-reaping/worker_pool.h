@@ -1,9 +1,12 @@
-// Lab 02, starter: lab 01's fixed threads made elastic, the way fasthttp's
-// workerPool (workerpool.go) does it. No queue: Serve hands the task to a
-// ready worker, or starts a new worker below MaxWorkersCount, or refuses.
-// Two things are left for you:
-//   step 2: `ready` is used as a FIFO queue; fasthttp uses it as a LIFO stack;
-//   step 3: the cleaner wakes every MaxIdleWorkerDuration but clean() stops
+// Lab 02, starter: lab 01's fixed threads, behind the names of fasthttp's
+// workerPool (workerpool.go), to be made elastic and reaped the way fasthttp
+// does it. No queue: Serve hands the task to a ready worker or refuses.
+// What is left for you:
+//   step 2: Start starts all MaxWorkersCount workers at once (lab 01's fixed
+//           pool); fasthttp starts none there, and getCh starts one when a
+//           task finds none ready, up to MaxWorkersCount;
+//   step 3: `ready` is used as a FIFO queue; fasthttp uses it as a LIFO stack;
+//   step 4: the cleaner wakes every MaxIdleWorkerDuration but clean() stops
 //           nobody yet.
 // Read docs/labs/02-reaping.md, then `scripts/lab 02`.
 #pragma once
@@ -24,10 +27,10 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  void Start();  // starts the cleaner; its first pass runs at once
+  void Start();  // starts the workers (step 2: none) and the cleaner; its first pass runs at once
   // Idle workers get nil now; busy ones exit when they finish. Idempotent.
   void Stop();
-  // Hands `task` to a ready or new worker; false if there is none (refused).
+  // Hands `task` to a ready worker (step 2: or a new one); false if there is none (refused).
   bool Serve(Task task);
   void join();  // C++: waits for the cleaner and every worker thread
 
@@ -37,7 +40,7 @@ class WorkerPool {
   const PoolTrace& trace() const { return trace_; }
 
  private:
-  WorkerChan* getCh(TaskId task);
+  WorkerChan* getCh(TaskId task, Label& refusal);  // null: refused, and why
   bool release(WorkerChan* ch);
   void clean();
   void cleaner();                   // Start's goroutine: clean, sleep MaxIdleWorkerDuration, repeat

@@ -1,5 +1,5 @@
-// Lab 02 checks: idle reaping, fasthttp-style. Parameters every lab 02 pool
-// takes: `MaxWorkersCount`, `MaxIdleWorkerDuration`.
+// Lab 02 checks: elastic growth and idle reaping, fasthttp-style. Parameters
+// every lab 02 pool takes: `MaxWorkersCount`, `MaxIdleWorkerDuration`.
 #include <atomic>
 
 #include "labs/checks/lab_check.h"
@@ -45,7 +45,7 @@ WorkerId run_one(Rig& rig) {
 
 }  // namespace
 
-LAB_CHECK("[lab02]", "02.1 the pool grows to MaxWorkersCount and then refuses",
+LAB_CHECK("[lab02]", "02.1 with MaxWorkersCount workers busy, the next task is refused",
           "getCh: a ready worker, else a new one while workersCount < MaxWorkersCount, else nil (Serve returns "
           "false and the task is refused)") {
   Rig rig(pool02(), config(3));
@@ -58,7 +58,27 @@ LAB_CHECK("[lab02]", "02.1 the pool grows to MaxWorkersCount and then refuses",
   CHECK(lab::show(rig.pool->state()) == lab::show(Counters{3, 3, 0, 0}));
 }
 
-LAB_CHECK("[lab02][starter-fails]", "02.2 the most recently released worker serves the next task (LIFO)",
+LAB_CHECK("[lab02][starter-fails]", "02.2 a worker starts only when a task finds none ready, up to MaxWorkersCount",
+          "the pool starts empty (Start starts no worker), and a ready worker is reused before a new one starts; "
+          "in getCh, with `ready` empty and workersCount < MaxWorkersCount, start a new worker (trace_.spawned "
+          "with kNewWorker) and hand it the task") {
+  Rig rig(pool02(), config(3));
+  rig.settle();
+  CHECK(rig.pool->state().workers == 0);  // fasthttp starts no worker before a task needs one
+  WorkerId first = run_one(rig);
+  CHECK(run_one(rig) == first);  // the worker of the first task is ready again: no new one
+  ScopedGate gate;
+  for (int i = 0; i < 3; ++i) REQUIRE(rig.pool->submit(gate.task()).accepted());
+  gate.await_arrivals(3);
+  rig.settle();
+  CHECK(lab::show(rig.pool->state()) == lab::show(Counters{3, 3, 0, 0}));
+  rig.log.sync();
+  CHECK(rig.log.count([](const Event& e) {
+    return e.kind == EventKind::worker_spawned && label_code(e.rule) == "new-worker";
+  }) == 3);
+}
+
+LAB_CHECK("[lab02][starter-fails]", "02.3 the most recently released worker serves the next task (LIFO)",
           "getCh pops the top of `ready` (its back): the worker released last, whose cache is still warm") {
   Rig rig(pool02(), config(3));
   ScopedGate gate;
@@ -67,7 +87,7 @@ LAB_CHECK("[lab02][starter-fails]", "02.2 the most recently released worker serv
   CHECK(run_one(rig) == order.back());
 }
 
-LAB_CHECK("[lab02][starter-fails]", "02.3 a cleaner pass stops the workers idle longer than MaxIdleWorkerDuration",
+LAB_CHECK("[lab02][starter-fails]", "02.4 a cleaner pass stops the workers idle longer than MaxIdleWorkerDuration",
           "clean(): criticalTime = now - MaxIdleWorkerDuration; a worker is stopped when lastUseTime is strictly "
           "before it, so a worker dies between one and two periods after it went idle") {
   Rig rig(pool02(), config(3));
@@ -91,7 +111,7 @@ LAB_CHECK("[lab02][starter-fails]", "02.3 a cleaner pass stops the workers idle 
   }) == 3);
 }
 
-LAB_CHECK("[lab02][starter-fails]", "02.4 under a light steady load the cold workers expire and the hot one stays",
+LAB_CHECK("[lab02][starter-fails]", "02.5 under a light steady load the cold workers expire and the hot one stays",
           "with LIFO reuse one worker serves every task and stays on top of `ready`; the others sink to the "
           "bottom, their lastUseTime never moves, and the cleaner's binary search cuts them off") {
   Rig rig(pool02(), config(4));

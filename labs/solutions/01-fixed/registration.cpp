@@ -61,7 +61,7 @@ Design lab01_design() {
                         .type = ParamType::integer,
                         .default_value = 32,
                         .min = 1,
-                        .max = 1024,
+                        .max = 8192,
                         .unit = "threads",
                         .help = "threads started with the pool, never more, never fewer (nginx: threads=32)"},
               ParamSpec{

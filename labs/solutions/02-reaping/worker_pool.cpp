@@ -1,5 +1,7 @@
 #include "labs/solutions/02-reaping/worker_pool.h"
 
+#include <system_error>
+
 #include "labs/solutions/02-reaping/rules.h"
 
 namespace poolscope::lab02::solution {
@@ -32,16 +34,17 @@ void WorkerPool::cleaner() {
 
 bool WorkerPool::Serve(Task fn) {
   Job task{trace_.submitted(), std::move(fn)};
-  WorkerChan* ch = getCh(task.id);
+  Label refusal = kConcurrencyLimit;
+  WorkerChan* ch = getCh(task.id, refusal);
   if (!ch) {
-    trace_.refused(task.id, kConcurrencyLimit);
+    trace_.refused(task.id, refusal);
     return false;
   }
   ch->send(std::move(task));
   return true;
 }
 
-WorkerChan* WorkerPool::getCh(TaskId task) {
+WorkerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
   std::lock_guard lock(lock_);
   if (!ready_.empty()) {
     WorkerChan* ch = ready_.back();  // LIFO: the most recently released
@@ -54,7 +57,13 @@ WorkerChan* WorkerPool::getCh(TaskId task) {
   // under the lock here so that Stop and join see every worker.
   joinFinished();
   WorkerChan& ch = all_.emplace_back(trace_.new_worker_id());
-  ch.thread = Thread("lab02-" + std::to_string(ch.id), [this, c = &ch] { workerFunc(c); });
+  try {
+    ch.thread = Thread("lab02-" + std::to_string(ch.id), [this, c = &ch] { workerFunc(c); });
+  } catch (const std::system_error&) {  // a goroutine always starts; a thread may not
+    all_.pop_back();
+    refusal = rules::thread_create_failed();
+    return nullptr;
+  }
   workersCount_++;
   trace_.spawned(ch.id, kNewWorker);
   trace_.handoff(task, ch.id, kNewWorker);

@@ -37,7 +37,7 @@ class WorkerPool {
   const PoolTrace& trace() const { return trace_; }
 
  private:
-  WorkerChan* getCh(TaskId task);
+  WorkerChan* getCh(TaskId task, Label& refusal);  // null: refused, and why
   bool release(WorkerChan* ch);
   void clean();
   void cleaner();                   // Start's goroutine: clean, sleep MaxIdleWorkerDuration, repeat
