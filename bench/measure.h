@@ -1,6 +1,6 @@
 // Small instruments the benchmarks share: a completion countdown the tasks
-// tick, a trace consumer that drains like the engine does, a peak-RSS
-// sampler, and percentiles.
+// tick, a trace consumer that drains like the engine does, a sampler of peak
+// RSS and thread count, and percentiles.
 #pragma once
 
 #include <unistd.h>
@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -76,27 +77,48 @@ inline std::uint64_t rss_bytes() {
   return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-// The highest resident set size seen while it lives, sampled every 2 ms,
-// above what was resident when it started.
-class PeakRss {
+// The process's threads now, whoever started them (the "Threads:" line of
+// /proc/self/status): poolscope::Thread's count misses a library's own.
+inline std::int64_t thread_count() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("Threads:")) return std::stoll(line.substr(8));
+  return 0;
+}
+
+// The highest resident set size and thread count seen while it lives,
+// sampled every 2 ms, above what the process had when it started (its own
+// sampling thread not counted).
+class PeakUsage {
  public:
-  PeakRss() : base_(rss_bytes()) {
+  PeakUsage() : base_rss_(rss_bytes()), base_threads_(thread_count()) {
     sampler_ = std::jthread([this](std::stop_token stop) {
       while (!stop.stop_requested()) {
-        auto r = rss_bytes();
-        if (r > peak_.load(std::memory_order_relaxed)) peak_.store(r, std::memory_order_relaxed);
+        sample();
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       }
     });
   }
   double peak_mb_above_start() const {
-    auto p = peak_.load(std::memory_order_relaxed);
-    return p > base_ ? static_cast<double>(p - base_) / (1 << 20) : 0.0;
+    auto p = peak_rss_.load(std::memory_order_relaxed);
+    return p > base_rss_ ? static_cast<double>(p - base_rss_) / (1 << 20) : 0.0;
+  }
+  std::int64_t peak_threads_above_start() const {
+    return std::max<std::int64_t>(0, peak_threads_.load(std::memory_order_relaxed) - base_threads_ - 1);
   }
 
  private:
-  std::uint64_t base_;
-  std::atomic<std::uint64_t> peak_{0};
+  void sample() {
+    auto r = rss_bytes();
+    if (r > peak_rss_.load(std::memory_order_relaxed)) peak_rss_.store(r, std::memory_order_relaxed);
+    auto t = thread_count();
+    if (t > peak_threads_.load(std::memory_order_relaxed)) peak_threads_.store(t, std::memory_order_relaxed);
+  }
+
+  std::uint64_t base_rss_;
+  std::int64_t base_threads_;
+  std::atomic<std::uint64_t> peak_rss_{0};
+  std::atomic<std::int64_t> peak_threads_{0};
   std::jthread sampler_;
 };
 
