@@ -199,7 +199,9 @@ def main(argv):
         for w in (1, 2):
             off = get(f"dispatch/{name}/w:{w}/s:1/trace:off", "ns_per_task")
             on = get(f"dispatch/{name}/w:{w}/s:1/trace:on", "ns_per_task")
-            cells.append(f"{off / on:.2f}" if off and on else "-")
+            dropped = get(f"dispatch/{name}/w:{w}/s:1/trace:on", "events_dropped")
+            # A run that dropped events recorded less work than it did: its ratio says nothing.
+            cells.append("-" if not (off and on) else f"({off / on:.2f}: dropped)" if dropped else f"{off / on:.2f}")
         cells.append(" / ".join(fmt(get(f"dispatch/{name}/w:{w}/s:1/trace:on", "events_dropped")) for w in (1, 2)))
         t.add(*cells)
     t.print()
