@@ -144,29 +144,32 @@ TEST_CASE("engine: the watchdog reports a stuck pool, shuts it down at once, and
 }
 
 TEST_CASE("engine: the nested-submit deadlock of a bounded pool is caught and released") {
-  // Two workers, two parents that each wait for two children: every worker
-  // waits, the children wait in the queue, nothing can move. The watchdog is a
-  // second of wall time, so the children are all queued long before it fires.
+  // One worker, one parent that waits for two children: the worker waits,
+  // the children wait in the queue behind it, nothing can move. (With two
+  // workers and two parents the deadlock would depend on the order: if the
+  // first parent queued its children before the second parent came, the idle
+  // worker would run them.) The watchdog is a second of wall time, so the
+  // children are queued long before it fires.
   json j = scenario_json(
       {{{"duration", "1s"},
-        {"arrival", {{"kind", "burst"}, {"count", 2}}},
+        {"arrival", {{"kind", "burst"}, {"count", 1}}},
         {"task",
          {{"duration", "10ms"}, {"children", {{"count", 2}, {"wait", true}, {"task", {{"duration", "10ms"}}}}}}}}},
-      {{{"design", "test-fixed"}, {"config", {{"Workers", 2}}}}, {{"design", "spawn"}}}, 20);
+      {{{"design", "test-fixed"}, {"config", {{"Workers", 1}}}}, {{"design", "spawn"}}}, 20);
   j["watchdog"] = "20s";
   RunResult r = run_scenario(parse(j));
   const PoolOutcome& fixed = r.outcome.pools[0];
   REQUIRE(fixed.stall.has_value());
-  CHECK(fixed.stall->state.busy == 2);
-  CHECK(fixed.stall->state.queued == 4);
+  CHECK(fixed.stall->state.busy == 1);
+  CHECK(fixed.stall->state.queued == 2);
   CHECK(fixed.accounting.balanced());
-  CHECK(fixed.accounting.submitted == 6);
-  CHECK(fixed.accounting.completed == 2);  // the released parents
-  CHECK(fixed.accounting.dropped == 4);    // the children, dropped by shutdown-now
+  CHECK(fixed.accounting.submitted == 3);
+  CHECK(fixed.accounting.completed == 1);  // the released parent
+  CHECK(fixed.accounting.dropped == 2);    // the children, dropped by shutdown-now
   // The unbounded spawn baseline has no such deadlock.
   CHECK_FALSE(r.outcome.pools[1].stall.has_value());
-  CHECK(r.outcome.pools[1].accounting.submitted == 6);
-  CHECK(r.outcome.pools[1].accounting.completed == 6);
+  CHECK(r.outcome.pools[1].accounting.submitted == 3);
+  CHECK(r.outcome.pools[1].accounting.completed == 3);
 }
 
 TEST_CASE("engine: stop() ends a long run early and every task is still accounted for") {
