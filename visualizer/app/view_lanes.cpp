@@ -204,6 +204,15 @@ void LanesView::draw(Context& cx, float y, float height) {
       auto x = [&](std::int64_t t) {
         return static_cast<float>(std::clamp<double>(map.to_x(static_cast<double>(t)), ui.time_x0 - 2, ui.time_x1 + 2));
       };
+      auto draw_tasks = [&] {  // runs of tasks in the pool's colour; a lone task that threw in palette.threw
+        plot::visible_spans<metrics::TaskSlice>(lane->slices, now, map, spans_);
+        for (const plot::Span& s : spans_) {
+          const bool threw = s.count == 1 && lane->slices[s.first].threw;
+          dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : palette.pool(p)));
+        }
+      };
+      const bool row_hovered = hovered && !dragging_ && mouse.y >= top && mouse.y < top + row_h &&
+                               mouse.x >= ui.time_x0 && mouse.x <= ui.time_x1;
       if (k < rows.callers) {
         // The submitting thread: labelled whatever the row height, no idle
         // (it is not the pool's), a hairline while it exists, its tasks in the pool's colour.
@@ -215,14 +224,9 @@ void LanesView::draw(Context& cx, float y, float height) {
         dl->PushClipRect({ui.time_x0, top}, {ui.time_x1, bottom + 1}, true);
         const float mid = std::floor((top + bottom) * 0.5f);
         dl->AddLine({x(l.begin), mid}, {x(now), mid}, col(palette.idle.with_alpha(200)), 1);
-        plot::visible_spans<metrics::TaskSlice>(lane->slices, now, map, spans_);
-        for (const plot::Span& s : spans_) {
-          const bool threw = s.count == 1 && lane->slices[s.first].threw;
-          dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : palette.pool(p)));
-        }
+        draw_tasks();
         dl->PopClipRect();
-        if (hovered && !dragging_ && mouse.y >= top && mouse.y < top + row_h && mouse.x >= ui.time_x0 &&
-            mouse.x <= ui.time_x1)
+        if (row_hovered)
           caller_tooltip(*lane, p < cx.frame.index.pools() ? cx.frame.index.pool(p).caller_rule : kNoLabel,
                          static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap);
         continue;
@@ -239,14 +243,9 @@ void LanesView::draw(Context& cx, float y, float height) {
       dl->AddRectFilled({x(l.begin), top}, {x(idle_end), bottom}, col(palette.idle));
       if (l.reaped >= 0)
         dl->AddRectFilled({x(l.reaped), top}, {std::max(x(l.end), x(l.reaped) + 2), bottom}, col(palette.reaped));
-      plot::visible_spans<metrics::TaskSlice>(lane->slices, now, map, spans_);
-      for (const plot::Span& s : spans_) {
-        const bool threw = s.count == 1 && lane->slices[s.first].threw;
-        dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : palette.pool(p)));
-      }
+      draw_tasks();
       dl->PopClipRect();
-      if (hovered && !dragging_ && mouse.y >= top && mouse.y < top + row_h && mouse.x >= ui.time_x0 &&
-          mouse.x <= ui.time_x1)
+      if (row_hovered)
         lane_tooltip(*lane, l, static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap);
     }
   }
