@@ -21,6 +21,7 @@
 #include <atomic>
 #include <list>
 #include <mutex>
+#include <vector>
 
 #include "labs/03-keepalive/options.h"
 #include "labs/03-keepalive/task_queue.h"
@@ -90,7 +91,7 @@ class Pool {
   bool isNeedBlocking() const;
   Error blockWait(std::unique_lock<std::mutex>& lock, Job& task);
   Error handleReject(Job& task);
-  int closeLocked();  // close(), with lock_ held
+  void closeLocked(std::vector<Job>& dropped);  // close(), with lock_ held; adds what it drops
   void handlePanic(std::exception_ptr panic);
 
   const int maxSize_;

@@ -2,6 +2,7 @@
 // blocking, its handlers, and its flaw (no worker ever expires).
 #include <atomic>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "pools/core/registry.h"
@@ -227,6 +228,44 @@ TEST_CASE("coremax: close runs the queued tasks and close_now drops them") {
     CHECK(a.dropped == (now ? 3u : 0u));
     CHECK(a.balanced());
     CHECK(rig.count(is_kind(EventKind::worker_exited, kPoolClose)) == 1);
+  }
+}
+
+// A capture whose destructor reads the pool's queue, which takes its lock:
+// destroyed with the lock held, it would deadlock. Only the last move counts.
+class ReadsQueueOnDestroy {
+ public:
+  ReadsQueueOnDestroy(const Pool& p, std::atomic<int>& seen) : p_(&p), seen_(&seen) {}
+  ReadsQueueOnDestroy(ReadsQueueOnDestroy&& other) noexcept : p_(other.p_), seen_(std::exchange(other.seen_, nullptr)) {}
+  ~ReadsQueueOnDestroy() {
+    if (seen_) seen_->store(p_->queue_size());
+  }
+
+ private:
+  const Pool* p_;
+  std::atomic<int>* seen_;
+};
+
+TEST_CASE("coremax: close_now and close release the tasks they drop without the pool's lock") {
+  for (bool now : {true, false}) {
+    CAPTURE(now);
+    Rig rig;
+    Gate gate;
+    // close() drops only with no worker alive: coreSize 0, so the task waits in the queue.
+    Pool p(now ? 1 : 0, 1, 4, {}, rig.target());
+    OpenOnExit open{gate};
+    if (now) {
+      p.submit(gate.task());
+      gate.await_arrivals(1);
+    }
+    std::atomic<int> seen{-1};
+    REQUIRE(p.submit([probe = ReadsQueueOnDestroy(p, seen)] {}) == kNoLabel);
+    REQUIRE(p.queue_size() == 1);
+    CHECK((now ? p.close_now() : p.close()) == 1);
+    CHECK(seen == 0);  // destroyed after the queue was emptied, and the lock let go
+    gate.open();
+    p.join();
+    CHECK(p.trace().accounting().balanced());
   }
 }
 

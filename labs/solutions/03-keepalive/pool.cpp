@@ -3,6 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 namespace poolscope::lab03::solution {
 
@@ -155,13 +156,17 @@ void Pool::handlePanic(std::exception_ptr panic) {
   if (opts_.panicHandler) opts_.panicHandler(panic);
 }
 
+// The dropped tasks are destroyed after lock_ is released (they are declared
+// before it): a task's captures may call back into the pool as they go.
 int Pool::close() {
+  std::vector<Job> dropped;
   std::lock_guard lock(lock_);
-  return closeLocked();
+  closeLocked(dropped);
+  return static_cast<int>(dropped.size());
 }
 
-int Pool::closeLocked() {
-  if (is_closed()) return 0;
+void Pool::closeLocked(std::vector<Job>& dropped) {
+  if (is_closed()) return;
   setStatus(kClosedStatus);
   trace_.state(kClose);
   cond_.notify_all();  // blocked submitters: ErrPoolClosed
@@ -175,26 +180,24 @@ int Pool::closeLocked() {
   // for ever. (With a worker alive the queue is drained: a task is queued
   // only when no worker is idle, so every live worker is busy and takes
   // queued tasks before it stops.)
-  int dropped = 0;
   if (runningSize_ == 0) {
     while (Job t = deTaskQueue()) {
       trace_.dropped(t.id, kCloseNoWorker);
-      ++dropped;
+      dropped.push_back(std::move(t));
     }
   }
-  return dropped;
 }
 
 int Pool::close_now() {
+  std::vector<Job> dropped;
   std::lock_guard lock(lock_);
   trace_.state(kCloseNow);
-  int dropped = 0;
   while (Job t = deTaskQueue()) {
     trace_.dropped(t.id, kCloseNow);
-    ++dropped;
+    dropped.push_back(std::move(t));
   }
-  closeLocked();  // nothing is left for it to drop
-  return dropped;
+  closeLocked(dropped);  // nothing is left for it to drop
+  return static_cast<int>(dropped.size());
 }
 
 void Pool::join() {

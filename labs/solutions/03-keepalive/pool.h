@@ -96,7 +96,7 @@ class Pool {
   bool isNeedBlocking() const;
   Error blockWait(std::unique_lock<std::mutex>& lock, Job& task);
   Error handleReject(Job& task);
-  int closeLocked();  // close(), with lock_ held
+  void closeLocked(std::vector<Job>& dropped);  // close(), with lock_ held; adds what it drops
   void handlePanic(std::exception_ptr panic);
 
   const int maxSize_;
