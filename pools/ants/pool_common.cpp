@@ -38,7 +38,7 @@ PoolCommon::~PoolCommon() { release_and_join(); }
 
 // --- the scavenger and the coarse clock ---------------------------------------
 
-void PoolCommon::purgeStaleWorkers(Ticker& ticker) {
+void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
   while (ticker.wait()) {  // a stopped ticker: Go's purgeCtx.Done()
     if (is_closed()) break;
 
@@ -73,7 +73,7 @@ void PoolCommon::purgeStaleWorkers(Ticker& ticker) {
   closeAllDone();
 }
 
-void PoolCommon::ticktock(Ticker& ticker) {
+void PoolCommon::ticktock(go::Ticker& ticker) {
   while (ticker.wait()) {
     if (is_closed()) break;
     now_.store(clock().now().count());
@@ -84,14 +84,14 @@ void PoolCommon::ticktock(Ticker& ticker) {
 
 void PoolCommon::goPurge() {
   if (options_.DisablePurge) return;
-  auto ticker = std::make_shared<Ticker>(clock(), options_.ExpiryDuration);
+  auto ticker = std::make_shared<go::Ticker>(clock(), options_.ExpiryDuration);
   stopPurge_ = ticker;
   purgeThread_ = Thread("ants-purge", [this, ticker] { purgeStaleWorkers(*ticker); });
 }
 
 void PoolCommon::goTicktock() {
   now_.store(clock().now().count());
-  auto ticker = std::make_shared<Ticker>(clock(), nowTimeUpdateInterval);
+  auto ticker = std::make_shared<go::Ticker>(clock(), nowTimeUpdateInterval);
   stopTicktock_ = ticker;
   ticktockThread_ = Thread("ants-ticktock", [this, ticker] { ticktock(*ticker); });
 }

@@ -24,6 +24,7 @@
 #include "pools/ants/spinlock.h"
 #include "pools/ants/worker_cache.h"
 #include "pools/ants/worker_queue.h"
+#include "pools/core/go/time.h"
 #include "pools/core/pool_trace.h"
 
 namespace poolscope::ants {
@@ -103,8 +104,8 @@ class PoolCommon {
   // closed, or the ring is full).
   bool revertWorker(Worker* worker);
 
-  void purgeStaleWorkers(Ticker& ticker);
-  void ticktock(Ticker& ticker);
+  void purgeStaleWorkers(go::Ticker& ticker);
+  void ticktock(go::Ticker& ticker);
   void goPurge();
   void goTicktock();
   int addRunning(int delta) { return running_.fetch_add(delta) + delta; }
@@ -134,8 +135,8 @@ class PoolCommon {
 
   // purge and ticktock. A stopped Ticker is Go's cancelled context.
   std::mutex lifecycle_;  // guards the four members below (Go leaves them unguarded)
-  std::shared_ptr<Ticker> stopPurge_;
-  std::shared_ptr<Ticker> stopTicktock_;
+  std::shared_ptr<go::Ticker> stopPurge_;
+  std::shared_ptr<go::Ticker> stopTicktock_;
   Thread purgeThread_;
   Thread ticktockThread_;
   std::atomic<std::int32_t> purgeDone_{0};

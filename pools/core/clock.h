@@ -163,29 +163,6 @@ class AdjustableClock final : public Clock {
 // The default clock for pools built without one: real, unscaled time.
 Clock& default_clock();
 
-// A periodic ticker like Go's time.Ticker: ticks at origin + k * period, where
-// origin is the construction time. A slow receiver gets one tick, not a
-// backlog (Go drops ticks the same way), so advance a manual clock one period
-// at a time to see every tick.
-class Ticker {
- public:
-  Ticker(Clock& clock, Nanos period);
-  // Blocks until the next tick; returns false (at once) after stop().
-  bool wait();
-  void stop();
-  // Restarts the period from now (Go's Ticker.Reset / Timer.Reset).
-  void reset(Nanos period);
-  Nanos period() const;
-
- private:
-  Clock& clock_;
-  mutable std::mutex m_;
-  CondVar cv_;
-  Nanos period_;
-  Time next_;
-  bool stopped_ = false;
-};
-
 template <class Lock>
 std::cv_status CondVar::wait_until(Lock& lock, Clock& clock, Time deadline) {
   return clock.wait_until(*this, LockRef(lock), deadline);

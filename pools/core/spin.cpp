@@ -1,14 +1,11 @@
 #include "pools/core/spin.h"
 
-#include <sched.h>
+#include "pools/core/go/park.h"
 
 namespace poolscope {
 
 bool may_spin() {
-  static const bool many = [] {
-    cpu_set_t set;
-    return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1;
-  }();
+  static const bool many = go::gomaxprocs() > 1;
   return many;
 }
 

@@ -19,7 +19,7 @@ namespace poolscope {
 // around a dispatch loop, shorter than a wake-up costs.
 inline constexpr std::chrono::microseconds kSpinBeforePark{20};
 
-// True if this process may run on more than one CPU (read once).
+// True if Go would spin here: gomaxprocs() > 1 (read once).
 bool may_spin();
 
 inline void cpu_relax() {

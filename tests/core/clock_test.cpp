@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "pools/core/go/time.h"
 #include "pools/core/thread.h"
 #include "tests/support/sync.h"
 
@@ -107,7 +108,7 @@ TEST_CASE("manual clock: a deadline already passed returns timeout at once") {
 
 TEST_CASE("ticker on a manual clock: one tick per period, on the grid from its creation") {
   ManualClock clock;
-  Ticker ticker(clock, 1s);
+  go::Ticker ticker(clock, 1s);
   std::atomic<int> ticks{0};
   std::vector<Time> at;
   Thread receiver("ticker", [&] {
@@ -145,7 +146,7 @@ TEST_CASE("ticker on a manual clock: one tick per period, on the grid from its c
 
 TEST_CASE("ticker: created before its receiver starts, it still ticks on time") {
   ManualClock clock;
-  Ticker ticker(clock, 1s);
+  go::Ticker ticker(clock, 1s);
   clock.advance(1s);  // the receiver has not even started
   CHECK(ticker.wait());
   CHECK(clock.now() == Time(1s));
@@ -153,7 +154,7 @@ TEST_CASE("ticker: created before its receiver starts, it still ticks on time") 
 
 TEST_CASE("ticker: reset restarts the period from now") {
   ManualClock clock;
-  Ticker ticker(clock, 1s);
+  go::Ticker ticker(clock, 1s);
   clock.advance(700ms);
   ticker.reset(1s);
   std::atomic<bool> ticked{false};
