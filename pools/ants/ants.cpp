@@ -1,9 +1,9 @@
 #include "pools/ants/ants.h"
 
 #include <cstdio>
-#include <thread>
 
 #include "pools/core/duration.h"
+#include "pools/core/go/park.h"
 
 namespace poolscope::ants {
 
@@ -78,7 +78,7 @@ std::string_view error_name(Error e) {
 }
 
 int workerChanCap() {
-  static const int cap = std::thread::hardware_concurrency() == 1 ? 0 : 1;
+  static const int cap = go::gomaxprocs() == 1 ? 0 : 1;
   return cap;
 }
 

@@ -28,7 +28,7 @@ enum class Error {
   ErrInvalidLoadBalancingStrategy,  // "invalid load-balancing strategy"
   ErrInvalidMultiPoolSize,          // "invalid size for multiple pool"
   errQueueIsFull,                   // internal: "the queue is full"
-  // poolscope only: the OS refused a thread. A goroutine cannot fail to start.
+  // C++: the OS refused a thread. A goroutine cannot fail to start.
   errThreadCreateFailed,
 };
 using enum Error;

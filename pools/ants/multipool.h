@@ -90,7 +90,7 @@ class BasicMultiPool {
     for (auto& pool : pools_) pool->reboot();
   }
 
-  // poolscope: the first half of release_timeout (close, release every pool,
+  // C++: the first half of release_timeout (close, release every pool,
   // so blocked submitters return), and the join every C++ pool needs.
   void release() {
     int opened = OPENED;

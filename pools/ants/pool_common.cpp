@@ -61,6 +61,7 @@ void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
       w->finish(rules::kPurgeTick);
     }
     trace().cleaner_pass(rules::kPurgeTick, lookedAt, static_cast<std::int32_t>(staleWorkers.size()));
+    goroutines_.join_finished();  // C++: the threads of the workers stopped by earlier ticks
 
     // Every worker may be gone while callers are still stuck in cond.Wait:
     // wake them, so they start new workers.
@@ -193,7 +194,7 @@ void PoolCommon::release_and_join() {
     purgeThread_.join();
     ticktockThread_.join();
   }
-  workerCache_.joinAll();
+  goroutines_.wait();
 }
 
 Label PoolCommon::refusal(std::error_code err) const {
@@ -208,7 +209,7 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
   std::unique_lock guard(lock_);
 
   for (;;) {  // retry:
-    // Not in ants: the cond's ticket is taken here, before anything below is
+    // C++: the cond's ticket is taken here, before anything below is
     // looked at; Go's cond.Wait takes it at the end. goexit, Tune, the purge
     // and an over-capacity revertWorker signal without the lock, so a Signal
     // sent between the capacity check and the ticket would be lost, and the
@@ -243,7 +244,7 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
     if (options_.Nonblocking || (options_.MaxBlockingTasks != 0 && waiting() >= options_.MaxBlockingTasks))
       return std::unexpected(make_error_code(ErrPoolOverload));
 
-    // Not in ants: look at IsClosed under the lock before sleeping. ants only
+    // C++: look at IsClosed under the lock before sleeping. ants only
     // looks after waking, so a caller that checked IsClosed just before
     // Release and gets here just after Release's Broadcast sleeps until some
     // busy worker finishes, and forever if none will. Release sets CLOSED

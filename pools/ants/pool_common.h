@@ -17,6 +17,7 @@
 #include <expected>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <system_error>
 
 #include "pools/ants/cond.h"
@@ -24,6 +25,7 @@
 #include "pools/ants/spinlock.h"
 #include "pools/ants/worker_cache.h"
 #include "pools/ants/worker_queue.h"
+#include "pools/core/go/thread_group.h"
 #include "pools/core/go/time.h"
 #include "pools/core/pool_trace.h"
 
@@ -55,11 +57,11 @@ class PoolCommon {
   // Opens a closed pool again and restarts purge and ticktock.
   void reboot();
 
-  // poolscope: release(), then waits (on real time, never on the pool's
+  // C++: release(), then waits (on real time, never on the pool's
   // clock) for every worker to exit and joins every thread. Go needs no such
   // call; the destructor makes it.
   void release_and_join();
-  // poolscope: idle workers (workers.len()), read under the lock.
+  // C++: idle workers (workers.len()), read under the lock.
   int idle() const;
   // poolscope, for tests: submitters asleep in cond.Wait. Each holds its
   // ticket, so a Signal from now on wakes one of them.
@@ -67,9 +69,9 @@ class PoolCommon {
   // The coarse clock that revertWorker stamps lastUsed with: the pool's clock
   // as ticktock last read it (every 500 ms).
   Time nowTime() const { return Time(now_.load()); }
-  // poolscope: how many worker objects workerCache has ever made.
+  // C++: how many worker objects workerCache has ever made.
   std::size_t workers_allocated() const { return workerCache_.allocated(); }
-  // poolscope: the trace label of a refusal (ErrPoolOverload says which option).
+  // C++: the trace label of a refusal (ErrPoolOverload says which option).
   Label refusal(std::error_code err) const;
   PoolTrace& trace() const { return *trace_; }
   const Options& options() const { return options_; }
@@ -92,6 +94,9 @@ class PoolCommon {
   std::expected<Worker*, std::error_code> retrieveWorker(TaskId t);
 
   WorkerCache workerCache_;
+  // C++: the workers' threads (Go's goroutines need no joining), joined as
+  // they end: at the next spawn, after each purge, and all at release.
+  go::ThreadGroup goroutines_;
 
  private:
   friend class WorkerThread;
@@ -146,5 +151,15 @@ class PoolCommon {
 
 // The clock a TraceTarget names, as PoolTrace resolves it.
 Clock& clock_of(const TraceTarget& target);
+
+template <class Body>
+void WorkerThread::go(Body body) {
+  try {
+    pool_.goroutines_.go("ants-w" + std::to_string(id_), std::move(body));
+  } catch (...) {
+    pool_.addRunning(-1);
+    throw;
+  }
+}
 
 }  // namespace poolscope::ants

@@ -1,33 +1,20 @@
 #include "pools/ants/worker.h"
 
 #include <string>
-#include <utility>
 
 #include "pools/ants/pool_common.h"
 #include "pools/ants/rules.h"
+#include "pools/core/go/defer.h"
 
 namespace poolscope::ants {
 
-void WorkerThread::run() {
+void WorkerThread::addRunning() {
   pool_.addRunning(1);
   id_ = pool_.trace().new_worker_id();
   exitRule = kNoLabel;
-  // A recycled object may still hold the thread it ran before, which is
-  // finishing its exit path. The new thread joins it when it ends itself, so
-  // every thread is joined and nobody waits for one while holding the lock.
-  Thread previous = std::exchange(thread_, Thread{});
-  try {
-    thread_ = Thread("ants-w" + std::to_string(id_), [this, previous = std::move(previous)]() mutable {
-      goexit(loop());
-      previous.join();
-    });
-  } catch (...) {
-    pool_.addRunning(-1);
-    throw;
-  }
 }
 
-void WorkerThread::goexit(std::exception_ptr panic) {
+void WorkerThread::exit(std::exception_ptr panic) {
   // Once this object is back in the cache another thread may run() it, so
   // read what is needed first.
   PoolCommon& p = pool_;
@@ -42,31 +29,37 @@ void WorkerThread::goexit(std::exception_ptr panic) {
 
   if (panic) p.recoverPanic(panic);
 
-  // A worker fewer: a waiting submitter may start a new one.
+  // Call Signal() here in case there are goroutines waiting for available workers.
   p.cond_.Signal();
+}
+
+// run starts a goroutine to repeat the process that performs the function
+// calls.
+void GoWorker::run() {
+  addRunning();
+  go([this] {
+    std::exception_ptr panic;  // what recover() returns
+    go::Defer deferred([&] { exit(panic); });
+
+    for (Job fn; task.recv(fn);) {  // for fn := range w.task
+      if (!fn) {
+        // C++: a submit(nil), which ants accepts, stops the worker without
+        // running anything; the trace says so (finish() sends an id of 0).
+        if (fn.id != 0) {
+          exitRule = rules::kNilTask;
+          pool_.trace().dropped(fn.id, rules::kNilTask, false);
+        }
+        return;
+      }
+      if ((panic = pool_.trace().run(id_, fn))) return;  // fn(), with the panic caught for the defer
+      if (!pool_.revertWorker(this)) return;
+    }
+  });
 }
 
 void GoWorker::finish(Label why) {
   exitRule = why;
   task.send(Job{});
-}
-
-std::exception_ptr GoWorker::loop() {
-  PoolTrace& trace = pool_.trace();
-  for (;;) {
-    Job job = task.receive();
-    if (!job) {
-      // The exit signal: finish(), or a submit(nil), which ants accepts and
-      // which stops the worker without running anything.
-      if (job.id != 0) {
-        exitRule = rules::kNilTask;
-        trace.dropped(job.id, rules::kNilTask, false);
-      }
-      return nullptr;
-    }
-    if (std::exception_ptr panic = trace.run(id_, job)) return panic;
-    if (!pool_.revertWorker(this)) return nullptr;
-  }
 }
 
 }  // namespace poolscope::ants

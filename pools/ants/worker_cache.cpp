@@ -24,14 +24,4 @@ std::size_t WorkerCache::allocated() const {
   return all_.size();
 }
 
-void WorkerCache::joinAll() {
-  std::vector<WorkerThread*> all;
-  {
-    std::lock_guard g(m_);
-    for (auto& w : all_) all.push_back(w.get());
-  }
-  // Outside the lock: a thread still on its exit path takes it to Put.
-  for (WorkerThread* w : all) w->join();
-}
-
 }  // namespace poolscope::ants

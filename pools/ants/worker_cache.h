@@ -1,8 +1,8 @@
 // workerCache: Go's sync.Pool of worker objects, which makes starting a
 // worker cheap: an exited worker's object (its channel, its slot in memory)
-// is put back and the next spawn gets it instead of a new one. Here it is a
-// free list. It also owns every object it ever made, so the pool can join
-// their threads at the end (a sync.Pool owns nothing; the GC does).
+// is put back and the next spawn gets it instead of a new one. C++: a free
+// list that owns every object it ever made until the pool dies (a sync.Pool
+// owns nothing; the GC does).
 #pragma once
 
 #include <functional>
@@ -22,11 +22,8 @@ class WorkerCache {
   WorkerThread* Get();
   void Put(WorkerThread* w);
 
-  // poolscope: how many objects New has made.
+  // C++: how many objects New has made.
   std::size_t allocated() const;
-  // poolscope: joins the last thread of every object. Call it once no worker
-  // runs and none can be started.
-  void joinAll();
 
  private:
   mutable std::mutex m_;

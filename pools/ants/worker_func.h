@@ -9,6 +9,7 @@
 
 #include "pools/ants/pool_common.h"
 #include "pools/ants/worker.h"
+#include "pools/core/go/defer.h"
 
 namespace poolscope::ants {
 
@@ -16,6 +17,31 @@ template <class T>
 class GoWorkerWithFunc final : public WorkerThread {
  public:
   GoWorkerWithFunc(PoolCommon& pool, const std::function<void(T)>& fn) : WorkerThread(pool), fn_(fn) {}
+
+  // run starts a goroutine to repeat the process that performs the function
+  // calls.
+  void run() override {
+    addRunning();
+    go([this] {
+      std::exception_ptr panic;  // what recover() returns
+      go::Defer deferred([&] { exit(panic); });
+
+      for (std::optional<Arg> arg; args.recv(arg);) {  // for arg := range w.arg
+        if (!arg) return;                            // the exit signal
+        PoolTrace& trace = pool_.trace();
+        trace.started(id_, arg->id);
+        try {
+          fn_(std::move(arg->value));  // w.pool.fn(arg)
+        } catch (...) {
+          trace.threw(id_, arg->id);
+          panic = std::current_exception();
+          return;
+        }
+        trace.finished(id_, arg->id);
+        if (!pool_.revertWorker(this)) return;
+      }
+    });
+  }
 
   void finish(Label why) override {
     exitRule = why;
@@ -30,24 +56,8 @@ class GoWorkerWithFunc final : public WorkerThread {
     T value;
   };
 
-  std::exception_ptr loop() override {
-    PoolTrace& trace = pool_.trace();
-    while (std::optional<Arg> arg = args.receive()) {
-      trace.started(id_, arg->id);
-      try {
-        fn_(std::move(arg->value));
-      } catch (...) {
-        trace.threw(id_, arg->id);
-        return std::current_exception();
-      }
-      trace.finished(id_, arg->id);
-      if (!pool_.revertWorker(this)) return nullptr;
-    }
-    return nullptr;  // the exit signal
-  }
-
   const std::function<void(T)>& fn_;
-  WorkerChan<std::optional<Arg>> args;
+  go::Chan<std::optional<Arg>> args{static_cast<std::size_t>(workerChanCap())};
 };
 
 }  // namespace poolscope::ants

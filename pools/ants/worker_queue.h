@@ -30,7 +30,7 @@ class Worker {
   Time lastUsedTime() const { return lastUsed_; }
   void setLastUsedTime(Time t) { lastUsed_ = t; }
 
-  // poolscope: the trace's id for the worker's current thread, and why that
+  // C++: the trace's id for the worker's current thread, and why that
   // thread ends (set by whoever decides it: finish, revertWorker).
   WorkerId id() const { return id_; }
   Label exitRule = kNoLabel;

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <vector>
 
+#include "pools/core/go/thread_group.h"
 #include "pools/coremax/options.h"
 #include "pools/coremax/task_queue.h"
 #include "pools/coremax/worker.h"
@@ -65,7 +66,7 @@ class Pool {
   int running_size() const { return runningSize_.load(); }  // workers alive
   int max_size() const { return maxSize_; }
   int core_size() const { return coreSize_; }
-  // C++ additions, for the Pool adapter's state().
+  // C++: for the Pool adapter's state().
   int idle_size() const;
   int queue_size() const;
   int block_size() const;
@@ -104,8 +105,8 @@ class Pool {
   int blockSize_ = 0;  // submitters waiting in blockWait
   const Options opts_;
   PoolTrace trace_;
-  std::list<Worker> all_;  // C++: every worker, so join() can join its thread
-  std::mutex joining_;
+  std::list<Worker> all_;          // C++: every worker ever started (none ever leaves before close)
+  go::ThreadGroup goroutines_;     // C++: their threads, joined by join()
 };
 
 }  // namespace poolscope::coremax

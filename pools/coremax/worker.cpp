@@ -5,13 +5,13 @@
 namespace poolscope::coremax {
 
 void Worker::run() {
-  thread_ = Thread("coremax-" + std::to_string(id), [this] { loop(); });
+  p.goroutines_.go("coremax-" + std::to_string(id), [this] { loop(); });
 }
 
 void Worker::loop() {
   while (status != kStopped) {
-    Job t = task.receive();  // idle: blocked on its chan
-    if (!t) break;           // nil: the pool closed
+    Job t = task.recv();  // idle: blocked on its chan
+    if (!t) break;        // nil: the pool closed
     do {
       if (std::exception_ptr panic = p.trace_.run(id, t)) p.handlePanic(panic);
     } while ((t = getTask()));

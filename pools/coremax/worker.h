@@ -6,42 +6,13 @@
 #pragma once
 
 #include <atomic>
-#include <mutex>
 
-#include "pools/core/clock.h"
+#include "pools/core/go/chan.h"
 #include "pools/core/task.h"
-#include "pools/core/thread.h"
 
 namespace poolscope::coremax {
 
 class Pool;
-
-// Go's `chan func()`, as a one-slot mailbox (mutex + condition). Only an
-// idle worker is sent a task, so its slot is always free and send never
-// waits. A nil task tells the worker to stop.
-class TaskChan {
- public:
-  void send(Job task) {
-    {
-      std::lock_guard g(m_);
-      slot_ = std::move(task);
-      full_ = true;
-    }
-    cv_.notify_one();
-  }
-  Job receive() {
-    std::unique_lock g(m_);
-    cv_.wait(g, [&] { return full_; });
-    full_ = false;
-    return std::move(slot_);
-  }
-
- private:
-  std::mutex m_;
-  CondVar cv_;
-  Job slot_;
-  bool full_ = false;
-};
 
 class Worker {
  public:
@@ -53,14 +24,16 @@ class Worker {
   void run();
 
   Pool& p;
-  TaskChan task;
+  // Go's `chan func()`, of one slot: only an idle worker is sent a task, so
+  // the slot is free and a send under the pool's lock never waits. A nil
+  // task tells the worker to stop.
+  go::Chan<Job> task{1};
   std::atomic<int> status{kRunning};
   const WorkerId id;
 
  private:
-  void loop();     // the goroutine
-  Job getTask();   // the next queued task; or back to idle (or stopped) and nil
-  Thread thread_;  // C++: joined by Pool::join (goroutines need no joining)
+  void loop();    // the goroutine
+  Job getTask();  // the next queued task; or back to idle (or stopped) and nil
   friend class Pool;
 };
 

@@ -4,15 +4,14 @@
 // Since a worker can go idle just after a pass, it lives between 1x and 2x
 // MaxIdleWorkerDuration after its last task: each reap's trace event carries
 // the idle time, so the GUI shows where in that range it fell.
-#include <algorithm>
-
+#include "pools/core/go/select.h"
 #include "pools/fasthttp/worker_pool.h"
 
 namespace poolscope::fasthttp {
 
 Nanos WorkerPool::getMaxIdleWorkerDuration() const {
-  return config_.max_idle_worker_duration <= Nanos::zero() ? kDefaultMaxIdleWorkerDuration
-                                                           : config_.max_idle_worker_duration;
+  return config_.MaxIdleWorkerDuration <= Nanos::zero() ? kDefaultMaxIdleWorkerDuration
+                                                        : config_.MaxIdleWorkerDuration;
 }
 
 void WorkerPool::cleaner(StopCh& stop) {
@@ -23,9 +22,9 @@ void WorkerPool::cleaner(StopCh& stop) {
     const Time now = trace_.clock().now();
     clean(scratch, now);
     // Go: select { case <-stopCh: return; default: time.Sleep(maxIdle) }.
-    // Sleeping on stopCh itself lets stop() end the sleep (see worker_pool.h).
-    std::unique_lock g(stop.m);
-    if (stop.cv.wait_until(g, trace_.clock(), now + getMaxIdleWorkerDuration(), [&] { return stop.closed; })) return;
+    // C++: the sleep is a case of the select, so that stop() ends it.
+    Closed nothing;
+    if (go::select(go::recv(stop, nothing), go::after(trace_.clock(), now + getMaxIdleWorkerDuration())) == 0) return;
   }
 }
 
@@ -37,18 +36,26 @@ void WorkerPool::clean(std::vector<workerChan*>& scratch, Time now) {
     n = ready.size();
     // ready is sorted by lastUseTime, oldest first (release pushes on top,
     // getCh pops from the top), so the workers idle too long are a prefix.
-    // Go finds its end with a hand-written binary search; the predicate is
-    // the same: lastUseTime strictly before criticalTime.
-    auto stale = std::partition_point(ready.begin(), ready.end(),
-                                      [&](const workerChan* ch) { return ch->lastUseTime < criticalTime; });
-    scratch.assign(ready.begin(), stale);
-    ready.erase(ready.begin(), stale);
+    // Use binary-search algorithm to find out the index of the least
+    // recently worker which can be cleaned up (std::partition_point would
+    // do; Go writes it out).
+    std::ptrdiff_t l = 0, r = static_cast<std::ptrdiff_t>(n) - 1;
+    while (l <= r) {
+      std::ptrdiff_t mid = (l + r) / 2;
+      if (criticalTime > ready[static_cast<std::size_t>(mid)]->lastUseTime)
+        l = mid + 1;
+      else
+        r = mid - 1;
+    }
+    const std::ptrdiff_t i = r;
+    scratch.assign(ready.begin(), ready.begin() + (i + 1));
+    ready.erase(ready.begin(), ready.begin() + (i + 1));
   }
 
   // Notify obsolete workers to stop outside the lock: with an unbuffered
   // channel each send waits for its worker to take the nil.
   for (workerChan* ch : scratch) {
-    trace_.reaped(ch->worker, kCleanerPass, now - ch->lastUseTime);
+    trace_.reaped(ch->worker_, kCleanerPass, now - ch->lastUseTime);
     ch->ch.send(Job{});
   }
   trace_.cleaner_pass(kCleanerPass, static_cast<std::int64_t>(n), static_cast<std::int32_t>(scratch.size()));

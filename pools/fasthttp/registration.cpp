@@ -12,9 +12,9 @@ namespace {
 Config config_from(const Params& p) {
   const std::string& cap = p.choice("workerChanCap");
   return Config{
-      .max_workers_count = static_cast<int>(p.integer("MaxWorkersCount")),
-      .max_idle_worker_duration = p.duration("MaxIdleWorkerDuration"),
-      .worker_chan_cap = cap == "auto" ? workerChanCap(usable_cpus()) : std::stoi(cap),
+      .MaxWorkersCount = static_cast<int>(p.integer("MaxWorkersCount")),
+      .MaxIdleWorkerDuration = p.duration("MaxIdleWorkerDuration"),
+      .workerChanCap_ = cap == "auto" ? workerChanCap(go::gomaxprocs()) : std::stoi(cap),
   };
 }
 

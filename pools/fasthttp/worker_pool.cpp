@@ -7,7 +7,7 @@
 namespace poolscope::fasthttp {
 
 WorkerPool::WorkerPool(Config config, const TraceTarget& target)
-    : config_(config), trace_(target, "fasthttp"), workerChanPool(config.worker_chan_cap) {}
+    : config_(config), trace_(target, "fasthttp"), workerChanPool(config.workerChanCap_) {}
 
 WorkerPool::~WorkerPool() {
   stop();
@@ -23,11 +23,9 @@ void WorkerPool::start() {
 
 void WorkerPool::stop() {
   if (!stopCh) return;
-  {
-    std::lock_guard g(stopCh->m);
-    stopCh->closed = true;
-  }
-  stopCh->cv.notify_all();
+  stopCh->close();
+  // C++: Go lets the cleaner goroutine notice the close on its own; stopCh
+  // dies here, so wait for it (it wakes at once: it sleeps on stopCh).
   cleaner_.join();
   stopCh.reset();
 
@@ -41,7 +39,7 @@ void WorkerPool::stopReady() {
   std::lock_guard g(lock);
   const Time now = trace_.clock().now();
   for (workerChan* ch : ready) {
-    trace_.reaped(ch->worker, kStopReady, now - ch->lastUseTime);
+    trace_.reaped(ch->worker_, kStopReady, now - ch->lastUseTime);
     ch->ch.send(Job{});  // under the lock, as in Go; the worker is waiting in recv and needs no lock to take it
   }
   ready.clear();
@@ -69,7 +67,7 @@ workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
   {
     std::lock_guard g(lock);
     if (ready.empty()) {
-      if (workersCount < config_.max_workers_count) {
+      if (workersCount < config_.MaxWorkersCount) {
         createWorker = true;
         workersCount++;
       }
@@ -80,32 +78,31 @@ workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
   }
 
   if (ch != nullptr) {
-    trace_.handoff(task, ch->worker, kReadyStackPop);
+    trace_.handoff(task, ch->worker_, kReadyStackPop);
     return ch;
   }
   if (!createWorker) return nullptr;
 
   ch = workerChanPool.get();
-  ch->worker = trace_.new_worker_id();
-  trace_.spawned(ch->worker, kNewWorker);
+  ch->worker_ = trace_.new_worker_id();
+  trace_.spawned(ch->worker_, kNewWorker);
   try {
-    // Go: go func() { wp.workerFunc(ch); wp.workerChanPool.Put(vch) }()
-    ch->thread = Thread("fasthttp-" + std::to_string(ch->worker), [this, ch] {
+    workers_.go("fasthttp-" + std::to_string(ch->worker_), [this, ch] {
       workerFunc(ch);
       workerChanPool.put(ch);
     });
   } catch (const std::system_error&) {
-    // A goroutine always starts; a thread may not. Undo the count and refuse.
+    // C++: a goroutine always starts; a thread may not. Undo the count and refuse.
     {
       std::lock_guard g(lock);
       if (--workersCount == 0) exited_.notify_all();
     }
-    trace_.exited(ch->worker, rules::thread_create_failed());
+    trace_.exited(ch->worker_, rules::thread_create_failed());
     workerChanPool.put(ch);
     refusal = rules::thread_create_failed();
     return nullptr;
   }
-  trace_.handoff(task, ch->worker, kNewWorker);
+  trace_.handoff(task, ch->worker_, kNewWorker);
   return ch;
 }
 
@@ -115,21 +112,20 @@ bool WorkerPool::release(workerChan* ch) {
   if (mustStop) return false;
   ready.push_back(ch);
   // Traced under the lock, so the worker shows idle before any getCh can pop it.
-  trace_.idle(ch->worker, kReadyStack);
+  trace_.idle(ch->worker_, kReadyStack);
   return true;
 }
 
 void WorkerPool::workerFunc(workerChan* ch) {
-  const WorkerId w = ch->worker;
+  const WorkerId w = ch->worker_;
   Label why = kMustStop;
-  for (;;) {
-    Job job = ch->ch.recv();
-    if (!job) {
+  for (Job c; ch->ch.recv(c);) {  // for c = range ch.ch
+    if (!c) {
       why = kNilReceived;
       break;
     }
-    trace_.run(w, job);  // catches what the task throws (Go would crash; see worker_pool.h)
-    job = Job{};         // Go: c = nil; let go of the task before going back on the stack
+    trace_.run(w, c);  // C++: catches what the task throws (Go would crash; see worker_pool.h)
+    c = Job{};         // C++: let go of the task's captures before going back on the stack
     if (!release(ch)) break;
   }
 
@@ -146,7 +142,7 @@ void WorkerPool::join() {
     std::unique_lock g(lock);
     exited_.wait(g, [&] { return workersCount == 0; });
   }
-  workerChanPool.join_threads();
+  workers_.wait();
 }
 
 Counters WorkerPool::state() const {

@@ -1,19 +1,19 @@
-// fasthttp's workerPool (valyala/fasthttp workerpool.go; seeds 000 and 003).
+// fasthttp's workerPool (valyala/fasthttp workerpool.go at b8ff6fb; seeds 000
+// and 003).
 // Each task goes to a worker taken from a LIFO stack of ready workers, each
 // with its own 1-slot channel; if none is ready, a new worker is started while
 // workersCount < MaxWorkersCount; otherwise the task is refused. There is no
 // queue, ever. A cleaner wakes every MaxIdleWorkerDuration and stops the
 // workers idle longer than that, oldest first.
 //
-// Read it beside workerpool.go: the private members keep Go's names (getCh,
-// release, workerFunc, clean, lock, workersCount, mustStop, ready, stopCh,
-// workerChanPool); the members C++ adds end in an underscore. Where C++
-// differs from Go:
-// - A worker is an OS thread (poolscope::Thread), not a goroutine, and every
-//   thread is joined: join() (and the destructor) waits for the workers Go's
-//   Stop leaves to finish on their own.
-// - Channels are mutex + condition-variable mailboxes (worker_chan.h), and
-//   sync.Pool is a free list.
+// Read it beside workerpool.go: the members keep Go's names (getCh, release,
+// workerFunc, clean, lock, workersCount, mustStop, ready, stopCh,
+// workerChanPool, and Config's MaxWorkersCount and MaxIdleWorkerDuration);
+// the members C++ adds end in an underscore. Where C++ differs from Go:
+// - A worker is an OS thread started through a go::ThreadGroup, not a
+//   goroutine, and every thread is joined: join() (and the destructor) waits
+//   for the workers Go's Stop leaves to finish on their own.
+// - Channels are go::Chan (pools/core/go), and sync.Pool is a free list.
 // - A task that throws is caught and traced as `threw`; the worker then goes
 //   on as if the task had returned. Go's workerFunc has had no recover since
 //   2016 (commit 886e541): a panicking handler crashes the whole server.
@@ -26,16 +26,20 @@
 #include <mutex>
 #include <vector>
 
+#include "pools/core/go/park.h"
+#include "pools/core/go/thread_group.h"
 #include "pools/core/pool_trace.h"
 #include "pools/fasthttp/rules.h"
 #include "pools/fasthttp/worker_chan.h"
 
 namespace poolscope::fasthttp {
 
+// The workerPool fields Server sets (Go's names).
 struct Config {
-  int max_workers_count = kDefaultMaxWorkersCount;     // Go: MaxWorkersCount
-  Nanos max_idle_worker_duration{0};                   // Go: MaxIdleWorkerDuration; <= 0 means 10 s
-  int worker_chan_cap = workerChanCap(usable_cpus());  // Go: workerChanCap (0 or 1), a package constant
+  int MaxWorkersCount = kDefaultMaxWorkersCount;
+  Nanos MaxIdleWorkerDuration{0};  // <= 0 means 10 s
+  // C++: Go's workerChanCap is a package constant; here a pool may choose it.
+  int workerChanCap_ = workerChanCap(go::gomaxprocs());
 };
 
 class WorkerPool {
@@ -62,15 +66,15 @@ class WorkerPool {
   // one task and exits.
   bool serve(Task task, Label* refusal = nullptr);
 
-  // C++ only. Sends nil to the ready workers (as Stop does, so that a pool
+  // C++: sends nil to the ready workers (as Stop does, so that a pool
   // that was never started cannot hang here), waits until workersCount is 0
   // and joins every thread the pool started. Call it after stop(), never
   // while serve() runs.
   void join();
-  // C++ only: workersCount and len(ready), read under the lock, as poolscope
+  // C++: workersCount and len(ready), read under the lock, as poolscope
   // counters (busy = workersCount - len(ready); nothing ever queues).
   Counters state() const;
-  // C++ only: workerChans made so far; the others were recycled.
+  // C++: workerChans made so far; the others were recycled.
   std::size_t worker_chans() const { return workerChanPool.allocated(); }
 
   const Config& config() const { return config_; }
@@ -78,12 +82,8 @@ class WorkerPool {
   const PoolTrace& trace() const { return trace_; }
 
  private:
-  // Go's `chan struct{}` that Stop closes to end the cleaner.
-  struct StopCh {
-    std::mutex m;
-    CondVar cv;
-    bool closed = false;
-  };
+  struct Closed {};  // Go's struct{}: stopCh carries nothing, it is only closed
+  using StopCh = go::Chan<Closed>;
 
   workerChan* getCh(TaskId task, Label& refusal);  // `task` only names the handoff in the trace
   bool release(workerChan* ch);
@@ -104,7 +104,8 @@ class WorkerPool {
   std::condition_variable exited_;  // notified when workersCount drops to 0, for join()
 
   std::unique_ptr<StopCh> stopCh;  // null: not started (Go: stopCh == nil)
-  Thread cleaner_;
+  Thread cleaner_;                 // C++: joined by stop(), which destroys stopCh
+  go::ThreadGroup workers_;        // C++: the workers' threads, joined as they finish
 };
 
 }  // namespace poolscope::fasthttp

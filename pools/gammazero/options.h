@@ -1,5 +1,5 @@
 // options.go: New's functional options, Go style. An Option is a function
-// that sets one field of the Config that New starts from.
+// that sets one field of the config that New starts from.
 #pragma once
 
 #include <chrono>
@@ -10,19 +10,19 @@
 namespace poolscope::gammazero {
 
 // DefaultIdleTimeout: how long the pool must be idle before a worker stops.
-inline constexpr Nanos kDefaultIdleTimeout = std::chrono::seconds(2);
+inline constexpr Nanos DefaultIdleTimeout = std::chrono::seconds(2);
 
-struct Config {
-  Nanos idle_timeout = kDefaultIdleTimeout;
+struct config {
+  Nanos idleTimeout = DefaultIdleTimeout;
 };
 
-using Option = std::function<void(Config&)>;
+using Option = std::function<void(config&)>;
 
 // WithIdleTimeout: 0 keeps the default; a negative timeout disables idle
 // reaping (workers then live until Stop).
-inline Option with_idle_timeout(Nanos timeout) {
-  return [timeout](Config& c) {
-    if (timeout != Nanos::zero()) c.idle_timeout = timeout;
+inline Option WithIdleTimeout(Nanos timeout) {
+  return [timeout](config& c) {
+    if (timeout != Nanos::zero()) c.idleTimeout = timeout;
   };
 }
 

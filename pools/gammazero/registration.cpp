@@ -13,7 +13,7 @@ namespace {
 class GammazeroPool final : public Pool {
  public:
   GammazeroPool(int max_workers, Nanos idle_timeout, const TraceTarget& target)
-      : impl_(max_workers, {with_idle_timeout(idle_timeout)}, target) {}
+      : impl_(max_workers, {WithIdleTimeout(idle_timeout)}, target) {}
   ~GammazeroPool() override { shutdown(ShutdownMode::graceful); }
 
   std::string_view design() const override { return "gammazero"; }
@@ -21,11 +21,10 @@ class GammazeroPool final : public Pool {
   SubmitResult submit(Task task, const SubmitOptions&) override {
     SubmitGate::Entry entry(gate_);
     if (!entry) {
-      impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());
+      impl_.trace().refused(impl_.trace().submitted(), poolscope::rules::pool_closed());
       return SubmitResult::closed();
     }
-    auto done = impl_.do_(std::move(task));
-    return done ? SubmitResult::accept() : SubmitResult::refuse(error_rule(done.error()));
+    return impl_.do_(std::move(task)) ? SubmitResult::refuse(rules::kErrStopped) : SubmitResult::accept();
   }
 
   // graceful is StopWait (the queue runs), now is Stop (the queue is

@@ -1,154 +1,125 @@
-// gammazero/workerpool (v1.2): one dispatcher thread between the submitters
-// and the workers. Submit hands the task to the dispatcher, which gives it to
-// a ready worker, or starts a worker if fewer than maxWorkers run, or puts it
-// on an unbounded waiting queue. So Submit never waits for a worker: the pool
-// limits how many tasks run at once, not how many wait. When no task arrived
-// for a whole idle timeout, the dispatcher stops one ready worker per tick.
+// gammazero/workerpool (workerpool.go at 22a7e8d, v1.1.3): one dispatcher
+// goroutine between the submitters and the workers. Submit hands the task to
+// the dispatcher, which gives it to a ready worker, or starts a worker if
+// fewer than maxWorkers run, or puts it on an unbounded waiting queue. So
+// Submit never waits for a worker: the pool limits how many tasks run at
+// once, not how many wait. When no task arrived for a whole idle timeout,
+// the dispatcher stops one ready worker per tick.
 //
-// Three queues, as in workerpool.go (read workerpool.cpp beside its dispatch()):
-//   taskQueue     submitters -> dispatcher   unbuffered Go channel: Submit returns once the dispatcher has the task
+// Three queues, as in workerpool.go:
+//   taskQueue     submitters -> dispatcher   unbuffered channel: Submit returns once the dispatcher has the task
 //   waitingQueue  inside the dispatcher       unbounded FIFO (deque.h), only the dispatcher touches it
-//   workerQueue   dispatcher -> workers       unbuffered Go channel: ready workers wait on it, first come first served
+//   workerQueue   dispatcher -> workers       unbuffered channel: ready workers wait on it, first come first served
 //
-// A Go channel here is a mutex (one for both channels and the dispatcher's
-// state) plus the queue of threads blocked on it: submitters blocked sending
-// on taskQueue, workers blocked receiving from workerQueue. Goroutines become
-// OS threads (poolscope::Thread); the dispatcher's select on the task hand-off
-// and the idle timer is a wait on a CondVar with a deadline on the injected
-// clock. Each of the three waits (a submitter on the dispatcher, the
-// dispatcher's select, a worker on workerQueue) spins briefly with m_
-// released before it parks, as a goroutine's thread does (pools/core/spin.h).
+// Read workerpool.cpp beside workerpool.go: the same functions in the same
+// order (the API, then dispatch, worker, stop, processWaitingQueue,
+// killIdleWorker, runQueuedTasks), on Go's channels and select
+// (pools/core/go). The fields keep Go's names; what C++ adds ends in an
+// underscore. Where C++ differs, a `// C++:` comment says so; in short:
+// goroutines are threads (a refused thread is retried, not fatal), a task
+// that panics (throws) is recorded and its worker carries on, and the
+// destructor does StopWait if nobody stopped the pool.
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
-#include <cstdint>
-#include <expected>
 #include <initializer_list>
-#include <list>
 #include <mutex>
 #include <stop_token>
-#include <string_view>
-#include <vector>
+#include <system_error>
 
+#include "pools/core/go/chan.h"
+#include "pools/core/go/thread_group.h"
+#include "pools/core/go/time.h"
 #include "pools/core/pool_trace.h"
 #include "pools/core/thread.h"
 #include "pools/gammazero/deque.h"
 #include "pools/gammazero/options.h"
+#include "pools/gammazero/rules.h"
 
 namespace poolscope::gammazero {
-
-enum class Error {
-  stopped,               // ErrStopped: "submitting work to stopped workerpool"
-  thread_create_failed,  // the OS refused a worker thread (goroutines cannot fail to start)
-};
-std::string_view error_text(Error e);
-Label error_rule(Error e);  // the rule a refusal for `e` carries in the trace
 
 class WorkerPool {
  public:
   // New(maxWorkers, options...): maxWorkers < 1 becomes 1 ("there must be at
   // least one worker"). Starts the dispatcher; no worker starts before a task.
-  explicit WorkerPool(int max_workers, std::initializer_list<Option> options = {}, const TraceTarget& target = {});
-  // Go has no destructor: forgetting Stop leaks the dispatcher. A C++ object
-  // must join its threads, so this does StopWait if no stop was called.
+  explicit WorkerPool(int maxWorkers, std::initializer_list<Option> options = {}, const TraceTarget& target = {});
+  // C++: Go has no destructor (forgetting Stop leaks the dispatcher); a C++
+  // object must join its threads, so this does StopWait if no stop was called.
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   // Size: maxWorkers.
-  int size() const { return max_workers_; }
-
-  // Do: hands `task` to the dispatcher and returns; never waits for a worker.
-  // An empty task is a no-op. After Stop, Error::stopped.
-  std::expected<void, Error> do_(Task task);  // Go's Do ("do" is a C++ keyword)
-  // Submit: in Go it panics with ErrStopped after Stop; here it reports it,
-  // exactly like do_.
-  std::expected<void, Error> submit(Task task) { return do_(std::move(task)); }
-  // SubmitWait: submits `task` and waits until it has run. Go panics after
-  // Stop; this returns Error::stopped. It also returns if the task threw, or
-  // if Stop abandoned it in the waiting queue (Go would wait forever).
-  std::expected<void, Error> submit_wait(Task task);
-
-  // WaitingQueueSize: tasks in the waiting queue (an atomic mirror of its length).
-  int waiting_queue_size() const { return waiting_.load(std::memory_order_relaxed); }
-
-  // Pause: sends maxWorkers pause tasks, each of which holds its worker until
-  // `ctx` is cancelled (std::stop_token plays Go's context) or the pool
-  // stops, and returns once all of them run. Tasks submitted meanwhile wait in
-  // the queue. A second Pause waits until the first is cancelled; after stop,
-  // Pause returns at once.
-  void pause(std::stop_token ctx);
-
+  int size() const { return maxWorkers; }
   // Stop: running tasks finish; the waiting queue is abandoned (each task a
   // task_dropped event); returns once every worker has exited.
   void stop() { stop(false); }
   // StopWait: every queued task runs before the workers stop.
   void stop_wait() { stop(true); }
   // Stopped: true as soon as a stop has begun.
-  bool stopped() const;
+  bool is_stopped() const;
+  // Do: hands `task` to the dispatcher and returns; never waits for a worker.
+  // An empty task is a no-op. After Stop, ErrStopped.
+  std::error_code do_(Task task);  // Go's Do ("do" is a C++ keyword)
+  // Submit: Go panics with ErrStopped after Stop. C++: it returns it, as Do.
+  std::error_code submit(Task task) { return do_(std::move(task)); }
+  // SubmitWait: submits `task` and waits until it has run. C++: it returns
+  // ErrStopped after Stop (Go panics), and also returns if the task threw or
+  // was abandoned by Stop (Go would wait forever).
+  std::error_code submit_wait(Task task);
+  // WaitingQueueSize: tasks in the waiting queue (Go's atomic mirror of its
+  // length). After Stop it still counts the abandoned tasks, as Go's does.
+  int waiting_queue_size() const { return waiting.load(std::memory_order_relaxed); }
+  // Pause: sends maxWorkers pause tasks, each of which holds its worker until
+  // `ctx` is cancelled (C++: a std::stop_token plays Go's context) or the
+  // pool stops, and returns once all of them run. Tasks submitted meanwhile
+  // wait in the queue. A second Pause waits until the first is cancelled;
+  // after stop, Pause returns at once.
+  void pause(std::stop_token ctx);
 
-  // Not in Go's API (its dispatcher keeps these in local variables): the
-  // state poolscope reports, and the configuration.
+  // C++: the state poolscope reports (Go keeps it in dispatch's locals).
   Counters counters() const;
-  Nanos idle_timeout() const { return idle_timeout_; }
+  Nanos idle_timeout() const { return idleTimeout_; }
   PoolTrace& trace() { return trace_; }
   const PoolTrace& trace() const { return trace_; }
 
  private:
-  struct Worker;                                          // one worker thread and its end of workerQueue
-  struct Sender;                                          // a submitter blocked in `taskQueue <- task`
-  enum class Case { closed, worker_ready, task, timer };  // what the dispatcher's select chose
+  struct empty {};  // Go's struct{}
+  // C++: what travels on workerQueue: Go's func(), with its trace id and the
+  // rule that sent it, so the worker that takes it (only it knows which
+  // worker that is) can trace the hand-off, or for nil, why it stops.
+  struct handed {
+    Job task;
+    Label rule = kNoLabel;
+  };
 
+  void dispatch();
+  void worker(WorkerId id, handed task, Time idleSince);
   void stop(bool wait);
-  void dispatch(Time timeout);
-  Case select(std::unique_lock<std::mutex>& lock, bool send, Time deadline);
-  bool processWaitingQueue(std::unique_lock<std::mutex>& lock);
-  void dispatchTask(Sender& sender);
-  bool startWorker(Job& task);
-  bool killIdleWorker(Time now);
-  void runQueuedTasks(std::unique_lock<std::mutex>& lock);
-  std::vector<Job> abandonWaitingQueue();
+  bool processWaitingQueue();
+  bool killIdleWorker();
+  void runQueuedTasks();
+  // C++: the helpers for what Go writes in one line.
+  bool startWorker(go::ThreadGroup& wg, Job& task, Label rule);  // go worker(task, ...); false if the OS refused
   void pushWaiting(Job task, Label rule);
-  void giveHead(Worker& w);
-  static void give(Worker& w, Job task, Label stop_rule = kNoLabel);
-  static void release(Sender& s);
-  Worker& awaitReadyWorker(std::unique_lock<std::mutex>& lock);
-  void joinExited();
-  void wakeDispatcher();
-  void worker(Worker& self, Job task);
-  Job receive(Worker& self);
 
   PoolTrace trace_;
-  const int max_workers_;
-  const Nanos idle_timeout_;  // <= 0: no idle timer
+  const int maxWorkers;
+  const Nanos idleTimeout_;
+  go::Chan<Job> taskQueue;
+  go::Chan<handed> workerQueue;
+  go::Chan<empty> stopSignal;
+  Deque<Job> waitingQueue;  // the dispatcher's alone
+  mutable std::mutex stopLock;
+  std::once_flag stopOnce;
+  bool stopped = false;  // under stopLock
+  std::atomic<int> waiting{0};
+  std::atomic<bool> wait{false};
 
-  // Guards both channels and everything the dispatcher owns below (Go's
-  // dispatcher keeps those in local variables; state() reads them here).
-  mutable std::mutex m_;
-  Deque<Sender*> task_queue_;  // taskQueue's blocked senders, in arrival order
-  bool task_queue_closed_ = false;
-  Deque<Worker*> worker_queue_;  // workerQueue's blocked receivers: the ready workers, in arrival order
-  CondVar dispatcher_wake_;      // the dispatcher's select: a sender, a ready worker, close, the timer
-  // Notifications of dispatcher_wake_ so far, for the spinning dispatcher.
-  std::atomic<std::uint64_t> dispatcher_wakes_{0};
-  bool dispatcher_sending_ = false;  // the dispatcher is blocked sending on workerQueue
-  Deque<Job> waiting_queue_;
-  std::atomic<int> waiting_{0};                      // waitingQueue.Len(), readable without the lock
-  int worker_count_ = 0;                             // workerCount
-  bool wait_ = false;                                // p.wait: StopWait rather than Stop
-  std::list<Worker> workers_;                        // started and not yet joined (Go's WaitGroup)
-  std::vector<std::list<Worker>::iterator> exited_;  // whose thread has ended, to join
-
-  std::once_flag stop_once_;
-  // stopSignal: closed by stop to release paused workers.
-  std::mutex stop_signal_m_;
-  std::condition_variable_any stop_signal_cv_;
-  bool stop_signal_ = false;
-  // stopLock: a Pause holds it until its pause tasks run; stop takes it to set stopped.
-  mutable std::mutex stop_lock_;
-  bool stopped_ = false;
-  std::once_flag joined_;  // <-stoppedChan: the first caller joins the dispatcher, the others wait for it
+  std::atomic<int> workerCount_{0};  // C++: a mirror of dispatch's workerCount, for counters()
+  std::atomic<int> abandoned_{0};    // C++: of `waiting`, the tasks Stop abandoned (queued no more)
+  go::Timer timeout_;                // C++: made by New, so that the first tick does not depend on when dispatch runs
+  std::once_flag joined_;            // <-p.stoppedChan: the first caller joins the dispatcher, the others wait
   Thread dispatcher_;
 };
 

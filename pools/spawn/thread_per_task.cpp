@@ -1,5 +1,7 @@
 #include "pools/spawn/thread_per_task.h"
 
+#include <memory>
+#include <string>
 #include <system_error>
 
 namespace poolscope::spawn {
@@ -13,64 +15,32 @@ ThreadPerTask::ThreadPerTask(const TraceTarget& target) : trace_(target, "spawn"
 
 ThreadPerTask::~ThreadPerTask() { wait(); }
 
-// The task waits in its thread's entry rather than in the thread's closure:
-// if the OS refuses the thread, it comes back here and is destroyed after m_
-// is released (its captures' destructors may call back in), and no thread is
-// traced. The new thread takes it under m_, so only after its spawn and
-// hand-off are traced here.
+// The new thread traces its own spawn and hand-off, so nothing is traced of
+// a thread the OS refused; the task is then refused, and destroyed here.
 bool ThreadPerTask::go(Task task) {
-  Job job{trace_.submitted(), std::move(task)};  // destroyed after `lock` is released
-  const TaskId id = job.id;
+  auto job = std::make_shared<Job>(trace_.submitted(), std::move(task));
+  const TaskId id = job->id;
   const WorkerId w = trace_.new_worker_id();
-  std::unique_lock lock(m_);
-  join_finished();  // keep the list of handles as short as the live threads
-  auto it = threads_.emplace(threads_.end());
-  it->job = std::move(job);
+  running_++;
   try {
-    it->thread = Thread("spawn-" + std::to_string(w), [this, w, it] {
-      Job mine;
-      {
-        std::lock_guard g(m_);
-        mine = std::move(it->job);
-      }
-      trace_.run(w, mine);  // a throwing task ends its thread like any other: nothing to replace
-      mine = Job{};         // release the task's captures before the thread counts as done
+    threads_.go("spawn-" + std::to_string(w), [this, w, job] {
+      trace_.spawned(w, kNewThread);
+      trace_.handoff(job->id, w, kNewThread);
+      trace_.run(w, *job);  // a throwing task ends its thread like any other: nothing to replace
+      job->fn = nullptr;    // release the task's captures before the thread counts as done
       trace_.exited(w, kTaskDone);
-      std::lock_guard g(m_);
-      done_.push_back(it);
-      all_done_.notify_all();
+      running_--;
     });
   } catch (const std::system_error&) {
-    job = std::move(it->job);
-    threads_.erase(it);
-    lock.unlock();
+    running_--;
     trace_.refused(id, rules::thread_create_failed());
     return false;
   }
-  trace_.spawned(w, kNewThread);
-  trace_.handoff(id, w, kNewThread);
   return true;
 }
 
-void ThreadPerTask::join_finished() {
-  // These threads have pushed themselves onto done_ and need m_ no more, so
-  // joining them under the lock only waits for the OS to end them.
-  for (auto it : done_) {
-    it->thread.join();
-    threads_.erase(it);
-  }
-  done_.clear();
-}
+void ThreadPerTask::wait() { threads_.wait(); }
 
-void ThreadPerTask::wait() {
-  std::unique_lock lock(m_);
-  all_done_.wait(lock, [&] { return threads_.size() == done_.size(); });
-  join_finished();
-}
-
-std::size_t ThreadPerTask::running() const {
-  std::lock_guard g(m_);
-  return threads_.size() - done_.size();
-}
+std::size_t ThreadPerTask::running() const { return running_.load(); }
 
 }  // namespace poolscope::spawn

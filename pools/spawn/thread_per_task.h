@@ -5,13 +5,10 @@
 // join, which is exactly what the pools below avoid.
 #pragma once
 
-#include <condition_variable>
-#include <list>
-#include <mutex>
-#include <vector>
+#include <atomic>
 
+#include "pools/core/go/thread_group.h"
 #include "pools/core/pool_trace.h"
-#include "pools/core/thread.h"
 
 namespace poolscope::spawn {
 
@@ -33,19 +30,9 @@ class ThreadPerTask {
   const PoolTrace& trace() const { return trace_; }
 
  private:
-  // One started thread, and its task until the thread takes it.
-  struct Entry {
-    Thread thread;
-    Job job;
-  };
-
-  void join_finished();  // with m_ held
-
   PoolTrace trace_;
-  mutable std::mutex m_;
-  std::list<Entry> threads_;                      // started, not yet joined
-  std::vector<std::list<Entry>::iterator> done_;  // whose task has ended
-  std::condition_variable all_done_;
+  std::atomic<std::size_t> running_{0};
+  go::ThreadGroup threads_;  // joins each thread soon after it ends
 };
 
 }  // namespace poolscope::spawn

@@ -127,6 +127,22 @@ TEST_CASE("go::Chan: close wakes every blocked receiver with false") {
   CHECK(woken == 2);
 }
 
+// Go's `done := make(chan struct{}); ...; <-done` with the channel on the
+// receiver's stack: once woken, the receiver may return and destroy it while
+// the closer (or sender) is still finishing its call. (Under ASan this fails
+// if a waker touches the channel after waking its receiver.)
+TEST_CASE("go::Chan: a woken receiver may destroy the channel at once") {
+  for (int i = 0; i < 300; ++i) {
+    std::thread waker;
+    {
+      go::Chan<int> done;
+      waker = std::thread([&] { (i % 2 == 0) ? done.close() : done.send(1); });
+      done.recv();
+    }  // destroyed here, maybe before close()/send() has returned
+    waker.join();
+  }
+}
+
 // "Sending to or closing a closed channel causes a run-time panic."
 TEST_CASE("go::Chan: send on a closed channel and a second close panic (throw ClosedChannel)") {
   go::Chan<int> ch(1);

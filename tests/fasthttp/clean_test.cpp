@@ -20,7 +20,7 @@ TraceLog::Pred is_pass() { return is_kind(EventKind::cleaner_pass, kCleanerPass)
 }  // namespace
 
 TEST_CASE("cleaner: first pass at start, then one pass per MaxIdleWorkerDuration") {
-  Rig rig({.max_idle_worker_duration = kIdle});
+  Rig rig({.MaxIdleWorkerDuration = kIdle});
   Event first = await_event(rig.log, is_pass(), "the pass at start");
   CHECK(first.time == 0);
   CHECK(first.arg == 0);
@@ -39,7 +39,7 @@ TEST_CASE("cleaner: first pass at start, then one pass per MaxIdleWorkerDuration
 }
 
 TEST_CASE("cleaner: exactly the workers idle longer than MaxIdleWorkerDuration go, oldest first") {
-  Rig rig({.max_workers_count = 8, .max_idle_worker_duration = kIdle});
+  Rig rig({.MaxWorkersCount = 8, .MaxIdleWorkerDuration = kIdle});
   await_event(rig.log, is_pass(), "the pass at start");
   std::array<Gate, 5> gates;
   std::array<WorkerId, 5> w{};
@@ -96,7 +96,7 @@ TEST_CASE("cleaner: exactly the workers idle longer than MaxIdleWorkerDuration g
 }
 
 TEST_CASE("cleaner: a reaped worker is gone for good, the next task starts a new one on a recycled channel") {
-  Rig rig({.max_workers_count = 2, .max_idle_worker_duration = kIdle});
+  Rig rig({.MaxWorkersCount = 2, .MaxIdleWorkerDuration = kIdle});
   await_event(rig.log, is_pass(), "the pass at start");
   const std::size_t live = live_threads();
   const WorkerId old = rig.serve([] {}).worker;

@@ -31,7 +31,7 @@ class OpenOnExit {
 
 // testWorkerPoolStartStop: ten Start/Stop cycles in a row must not hang.
 void start_stop(ManualClock& clock) {
-  WorkerPool wp({.max_workers_count = kMaxWorkersCount}, {.clock = &clock});
+  WorkerPool wp({.MaxWorkersCount = kMaxWorkersCount}, {.clock = &clock});
   for (int i = 0; i < 10; ++i) {
     wp.start();
     wp.stop();
@@ -45,7 +45,7 @@ std::string max_workers_count(ManualClock& clock) {
   // this returns, the gate opens before the pool's destructor waits for them.
   Gate ready;
   std::atomic<int> served{0};
-  WorkerPool wp({.max_workers_count = kMaxWorkersCount}, {.clock = &clock});
+  WorkerPool wp({.MaxWorkersCount = kMaxWorkersCount}, {.clock = &clock});
   OpenOnExit open_ready{ready};
   wp.start();
   for (int i = 0; i < kMaxWorkersCount; ++i) {

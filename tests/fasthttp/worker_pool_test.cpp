@@ -15,7 +15,7 @@ using test::Rig;
 TEST_CASE("getCh: the next task goes to the worker released last (LIFO)") {
   const int cap = GENERATE(0, 1);  // both channel kinds of the workerChanCap rule
   CAPTURE(cap);
-  Rig rig({.max_workers_count = 3, .worker_chan_cap = cap});
+  Rig rig({.MaxWorkersCount = 3, .workerChanCap_ = cap});
   std::array<Gate, 3> gates;
   std::array<WorkerId, 3> w{};
   for (std::size_t i = 0; i < 3; ++i) {
@@ -43,7 +43,7 @@ TEST_CASE("getCh: the next task goes to the worker released last (LIFO)") {
 }
 
 TEST_CASE("getCh: with MaxWorkersCount busy, serve refuses at once, after one finishes it is accepted") {
-  Rig rig({.max_workers_count = 4});
+  Rig rig({.MaxWorkersCount = 4});
   std::array<Gate, 4> gates;
   std::array<WorkerId, 4> w{};
   for (std::size_t i = 0; i < 4; ++i) w[i] = rig.serve(gates[i].task()).worker;
@@ -81,7 +81,7 @@ TEST_CASE("getCh: with MaxWorkersCount busy, serve refuses at once, after one fi
 TEST_CASE("stop: sends nil to idle workers, busy ones finish their task and exit, no thread leaks") {
   const std::size_t live_before = live_threads();
   {
-    Rig rig({.max_workers_count = 4});
+    Rig rig({.MaxWorkersCount = 4});
     const test::OsThreads os_before;  // the trace's drainer and the cleaner run already
     Gate first_two, last_two;
     std::array<WorkerId, 4> w{};
@@ -117,7 +117,7 @@ TEST_CASE("stop: sends nil to idle workers, busy ones finish their task and exit
 }
 
 TEST_CASE("workerFunc: a task that throws is reported as threw, and its worker carries on") {
-  Rig rig({.max_workers_count = 2});
+  Rig rig({.MaxWorkersCount = 2});
   const WorkerId w = rig.serve([] { throw std::runtime_error("handler failed"); }).worker;
   await_event(rig.log, of_worker(EventKind::task_threw, w), "the task threw");
   await_event(rig.log, of_worker(EventKind::worker_idle, w), "released as if the task had returned");
@@ -133,7 +133,7 @@ TEST_CASE("workerFunc: a task that throws is reported as threw, and its worker c
 }
 
 TEST_CASE("quirk: serve after stop still starts a worker, which serves that one task and exits") {
-  Rig rig({.max_workers_count = 2});
+  Rig rig({.MaxWorkersCount = 2});
   rig.wp.stop();
   std::atomic<bool> ran{false};
   Event e = rig.serve([&] { ran = true; });
@@ -145,7 +145,7 @@ TEST_CASE("quirk: serve after stop still starts a worker, which serves that one 
 }
 
 TEST_CASE("quirk: start after stop keeps mustStop, so each worker serves one task, workerChans are reused") {
-  Rig rig({.max_workers_count = 2});
+  Rig rig({.MaxWorkersCount = 2});
   Gate gate;
   const WorkerId a = rig.serve(gate.task()).worker;
   const WorkerId b = rig.serve(gate.task()).worker;
@@ -170,7 +170,7 @@ TEST_CASE("quirk: start after stop keeps mustStop, so each worker serves one tas
 }
 
 TEST_CASE("state(): workersCount and len(ready), agreeing with the trace when the pool is still") {
-  Rig rig({.max_workers_count = 3});
+  Rig rig({.MaxWorkersCount = 3});
   Gate gate;
   for (int i = 0; i < 3; ++i) rig.serve(gate.task());
   test::await_condition(

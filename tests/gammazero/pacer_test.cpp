@@ -139,7 +139,7 @@ TEST_CASE("pacer: after Stop, Next throws (Go's send on the closed gate panics)"
 
 TEST_CASE("pacer: paced tasks on a pool start no faster than their pacer allows (TestPacedWorkers)") {
   ManualClock clock;
-  WorkerPool wp(5, {with_idle_timeout(-1s)}, {.clock = &clock});  // no idle timer: only the pacers use the clock
+  WorkerPool wp(5, {WithIdleTimeout(-1s)}, {.clock = &clock});  // no idle timer: only the pacers use the clock
   Pacer fast(100ms, clock);
   Pacer slow(300ms, clock);
   std::mutex m;
@@ -155,8 +155,8 @@ TEST_CASE("pacer: paced tasks on a pool start no faster than their pacer allows 
     return fast_starts.size() + slow_starts.size();
   };
   for (int i = 0; i < 10; ++i) {
-    REQUIRE(wp.submit(fast.pace(record(fast_starts))));
-    REQUIRE(wp.submit(slow.pace(record(slow_starts))));
+    REQUIRE_FALSE(wp.submit(fast.pace(record(fast_starts))));
+    REQUIRE_FALSE(wp.submit(slow.pace(record(slow_starts))));
   }
 
   // Each pacer lets one of the five running tasks through at once.

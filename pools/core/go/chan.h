@@ -68,6 +68,12 @@ class WaitQ {
   std::size_t n_ = 0;
 };
 
+// goready: wakes the sudog's goroutine, if there is one. Called with no
+// channel lock held (see Chan::send_locked).
+inline void ready(Sudog* s) {
+  if (s) s->g->ready();
+}
+
 }  // namespace detail
 
 template <class T>
@@ -80,7 +86,12 @@ class Chan {
   // ch <- v
   void send(T v) {
     std::unique_lock lock(lock_);
-    if (send_locked(v)) return;
+    detail::Sudog* wake = nullptr;
+    if (send_locked(v, wake)) {
+      lock.unlock();
+      detail::ready(wake);
+      return;
+    }
     Parker p;
     detail::Sudog s{.g = &p, .elem = &v};
     sendq_.enqueue(&s);
@@ -92,8 +103,12 @@ class Chan {
   // select { case ch <- v: return true; default: return false }. `v` is
   // moved from only when this returns true.
   bool try_send(T& v) {
-    std::lock_guard g(lock_);
-    return send_locked(v);
+    std::unique_lock lock(lock_);
+    detail::Sudog* wake = nullptr;
+    if (!send_locked(v, wake)) return false;
+    lock.unlock();
+    detail::ready(wake);
+    return true;
   }
 
   // v := <-ch
@@ -106,7 +121,12 @@ class Chan {
   bool recv(T& into) {
     bool ok = false;
     std::unique_lock lock(lock_);
-    if (recv_locked(&into, &ok)) return ok;
+    detail::Sudog* wake = nullptr;
+    if (recv_locked(&into, &ok, wake)) {
+      lock.unlock();
+      detail::ready(wake);
+      return ok;
+    }
     Parker p;
     detail::Sudog s{.g = &p, .elem = &into, .ok = &ok};
     recvq_.enqueue(&s);
@@ -117,18 +137,22 @@ class Chan {
 
   // close(ch): blocked receivers get T{} and false, blocked senders panic.
   void close() {
-    std::lock_guard g(lock_);
-    if (closed_) throw ClosedChannel("close of closed channel");
-    closed_ = true;
-    while (detail::Sudog* r = recvq_.dequeue()) {
-      *static_cast<T*>(r->elem) = T{};
-      *r->ok = false;
-      r->g->ready();
+    std::vector<detail::Sudog*> wake;
+    {
+      std::lock_guard g(lock_);
+      if (closed_) throw ClosedChannel("close of closed channel");
+      closed_ = true;
+      while (detail::Sudog* r = recvq_.dequeue()) {
+        *static_cast<T*>(r->elem) = T{};
+        *r->ok = false;
+        wake.push_back(r);
+      }
+      while (detail::Sudog* s = sendq_.dequeue()) {
+        s->closed = true;
+        wake.push_back(s);
+      }
     }
-    while (detail::Sudog* s = sendq_.dequeue()) {
-      s->closed = true;
-      s->g->ready();
-    }
+    for (detail::Sudog* s : wake) detail::ready(s);
   }
 
   std::size_t len() const {
@@ -137,7 +161,7 @@ class Chan {
   }
   std::size_t cap() const { return buf_.size(); }
 
-  // Not in Go: callers blocked receiving right now (gammazero's ready
+  // C++: callers blocked receiving right now (gammazero's ready
   // workers, for the trace). A select that has just completed elsewhere may
   // still be counted for a moment.
   std::size_t receivers_waiting() const {
@@ -153,12 +177,14 @@ class Chan {
 
   // Under lock_: completes a send of `v` at once if it can (a blocked
   // receiver, or room in the buffer). Go's chansend, the non-blocking part.
-  bool send_locked(T& v) {
+  // A receiver it completes is left in `wake`, to be readied once lock_ is
+  // released: once ready it may return and destroy the channel.
+  bool send_locked(T& v, detail::Sudog*& wake) {
     if (closed_) throw ClosedChannel();
     if (detail::Sudog* r = recvq_.dequeue()) {
       *static_cast<T*>(r->elem) = std::move(v);
       *r->ok = true;
-      r->g->ready();
+      wake = r;
       return true;
     }
     if (len_ < buf_.size()) {
@@ -170,8 +196,9 @@ class Chan {
   }
 
   // Under lock_: completes a receive at once if it can (a blocked sender, a
-  // buffered value, or a closed channel). Go's chanrecv, the non-blocking part.
-  bool recv_locked(T* into, bool* ok) {
+  // buffered value, or a closed channel). Go's chanrecv, the non-blocking
+  // part. A sender it completes is left in `wake`, as in send_locked.
+  bool recv_locked(T* into, bool* ok, detail::Sudog*& wake) {
     if (detail::Sudog* s = sendq_.dequeue()) {
       T& from = *static_cast<T*>(s->elem);
       if (buf_.empty()) {
@@ -182,7 +209,7 @@ class Chan {
         head_ = (head_ + 1) % buf_.size();
       }
       *ok = true;
-      s->g->ready();
+      wake = s;
       return true;
     }
     if (len_ > 0) {

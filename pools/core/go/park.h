@@ -12,9 +12,11 @@
 // The protocol. A waker (the other side of the channel, holding the
 // channel's lock) claims the parker for one case with claim(); the first
 // claim wins, so a select blocked on two channels is completed by exactly
-// one of them. The winner writes the value, then calls ready(). The parked
-// thread returns only after ready() has let go of the parker, so the parker
-// may live on its stack.
+// one of them. The winner writes the value, releases the channel's lock,
+// then calls ready() (once ready, the woken thread may return and destroy
+// the channel, as a Go function does with its own `done` channel). The
+// parked thread returns only after ready() has let go of the parker, so the
+// parker may live on its stack.
 #pragma once
 
 #include <atomic>

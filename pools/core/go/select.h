@@ -41,7 +41,7 @@ struct RecvCase {  // case v, ok := <-ch
   bool ok_ignored = false;
 
   std::mutex* mutex() const { return ch ? &ch->lock_ : nullptr; }
-  bool poll() { return ch && ch->recv_locked(into, ok ? ok : &ok_ignored); }
+  bool poll(detail::Sudog*& wake) { return ch && ch->recv_locked(into, ok ? ok : &ok_ignored, wake); }
   void enqueue(detail::Sudog& s) {
     s.elem = into;
     s.ok = ok ? ok : &ok_ignored;
@@ -57,7 +57,7 @@ struct SendCase {  // case ch <- v  (v is moved from only if this case runs)
   T* value;
 
   std::mutex* mutex() const { return ch ? &ch->lock_ : nullptr; }
-  bool poll() { return ch && ch->send_locked(*value); }
+  bool poll(detail::Sudog*& wake) { return ch && ch->send_locked(*value, wake); }
   void enqueue(detail::Sudog& s) {
     s.elem = value;
     ch->sendq_.enqueue(&s);
@@ -152,20 +152,26 @@ int select(Cases... args) {
     order[static_cast<std::size_t>(i)] = order[static_cast<std::size_t>(j)];
     order[static_cast<std::size_t>(j)] = i;
   }
+  // The goroutine a completed case woke, readied once the locks are released
+  // (it may then return and destroy its channel).
+  detail::Sudog* wake = nullptr;
   lock_all();
   struct Unlock {  // a send on a closed channel throws with the locks held
     decltype(unlock_all)& f;
+    detail::Sudog*& wake;
     bool armed = true;
     ~Unlock() {
-      if (armed) f();
+      if (!armed) return;
+      f();
+      detail::ready(wake);
     }
-  } unlock{unlock_all};
+  } unlock{unlock_all, wake};
   for (int k = 0; k < n; ++k) {
     const int want = order[static_cast<std::size_t>(k)];
     int ran = -1;
     detail::for_each_case(cases, [&](auto& c, int i) {
       if constexpr (detail::is_channel_case<std::decay_t<decltype(c)>>) {
-        if (i == want && c.poll()) ran = i;
+        if (i == want && c.poll(wake)) ran = i;
       }
     });
     if (ran < 0 && want == timer_at && timer->clock->now() >= timer->when) ran = timer_at;
