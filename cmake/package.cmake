@@ -10,6 +10,10 @@ set(CPACK_PACKAGE_NAME poolscope)
 set(CPACK_PACKAGE_VENDOR "poolscope")
 set(CPACK_PACKAGE_CONTACT "poolscope maintainers <dev@poolscope>")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+# Each package's synopsis is the first line of its component's description
+# below. CPackDeb puts the project's summary in front of that unless the
+# summary is CPack's default, so it is set to that default on purpose.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_NAME} built using CMake")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY poolscope)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_OUTPUT_FILE_PREFIX ${PROJECT_BINARY_DIR}/packages)
