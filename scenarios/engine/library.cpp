@@ -5,12 +5,18 @@
 #include <fstream>
 
 #include "pools/core/params.h"
+#include "scenarios/engine/data_dir.h"
 
 namespace poolscope::scenario {
 
 std::filesystem::path library_dir() {
   if (const char* env = std::getenv("POOLSCOPE_SCENARIOS"); env && *env) return env;
-  return std::filesystem::path(POOLSCOPE_SOURCE_DIR) / "scenarios" / "library";
+  return data_path("scenarios/library");
+}
+
+std::string library_dir_origin() {
+  if (const char* env = std::getenv("POOLSCOPE_SCENARIOS"); env && *env) return "set by POOLSCOPE_SCENARIOS";
+  return "looked for scenarios/library in " + data_root_candidates() + "; POOLSCOPE_SCENARIOS names another directory";
 }
 
 std::vector<LibraryEntry> list_library() {
@@ -37,9 +43,16 @@ std::filesystem::path resolve_scenario(const std::string& arg) {
   std::filesystem::path p = library_dir() / arg;
   if (p.extension() != ".json") p += ".json";
   if (arg.find('/') == std::string::npos && std::filesystem::is_regular_file(p)) return p;
+  if (std::filesystem::path shipped = data_path(arg);
+      !data_root().empty() && std::filesystem::path(arg).is_relative() && std::filesystem::is_regular_file(shipped))
+    return shipped;
   std::string known;
   for (const auto& e : list_library()) known += (known.empty() ? "" : ", ") + e.name;
-  throw ConfigError("", "no scenario file '" + arg + "' and no shipped scenario of that name (shipped: " + known + ")");
+  if (known.empty())
+    throw ConfigError("", "no scenario file '" + arg + "', and no shipped scenarios in '" + library_dir().string() +
+                              "' (" + library_dir_origin() + ")");
+  throw ConfigError("", "no scenario file '" + arg + "' and no shipped scenario of that name in '" +
+                            library_dir().string() + "' (shipped: " + known + ")");
 }
 
 }  // namespace poolscope::scenario

@@ -19,6 +19,7 @@
 #include "scenarios/engine/exports.h"
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/result_json.h"
+#include "scenarios/engine/version.h"
 #include "scenarios/runner/table.h"
 
 namespace {
@@ -70,6 +71,10 @@ int describe_pool(const std::string& name, bool as_json) {
 }
 
 int list_scenarios(bool as_json) {
+  // No library at all is a broken installation, not an empty list.
+  if (std::error_code ec; !std::filesystem::is_directory(library_dir(), ec))
+    throw ConfigError("", "no shipped scenarios: '" + library_dir().string() + "' is not a directory (" +
+                              library_dir_origin() + ")");
   auto entries = list_library();
   if (as_json) {
     json out = json::array();
@@ -275,6 +280,7 @@ int main(int argc, char** argv) {
   CLI::App app{"poolscope: compare worker-pool designs under the same scripted workload"};
   app.require_subcommand(1);
   app.footer("Exit codes: 0 success, 1 invariant breach or stall, 2 bad input or usage.");
+  app.set_version_flag("--version", version_line("poolscope"), "print the version and the commit built, then exit");
 
   RunArgs ra;
   auto* run_cmd = app.add_subcommand("run", "run a scenario and compare its pools");

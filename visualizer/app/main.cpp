@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "pools/core/duration.h"
+#include "scenarios/engine/version.h"
 #include "visualizer/app/app.h"
 
 namespace {
@@ -39,6 +40,7 @@ std::pair<T, T> pair_of(const std::string& text, char sep, const std::string& op
 
 int main(int argc, char** argv) {
   CLI::App cli{"poolscope-gui: watch worker-pool designs differ, live or replayed"};
+  cli.set_version_flag("--version", version_line("poolscope-gui"), "print the version and the commit built, then exit");
   gui::Options o;
   std::string file, run_for, at, size, view, hover, drag, palette = "standard";
   cli.add_option("FILE", file, "a scenario (runs live) or a result written with --events (replays)");

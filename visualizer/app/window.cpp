@@ -4,6 +4,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <stb_image.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <utility>
+
+#include "scenarios/engine/data_dir.h"
 
 namespace poolscope::gui {
 
@@ -22,6 +25,19 @@ void on_glfw_error(int code, const char* text) {
 
 // Latin-1 plus the punctuation, arrows, maths and shapes the labels use.
 const ImWchar kGlyphs[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+
+// The window's icon in task bars and window switchers: the desktop entry's
+// icon (assets/icons), from the installation or the source tree; none if missing.
+void set_icon(GLFWwindow* window) {
+  std::vector<GLFWimage> images;
+  for (const char* name : {"assets/icons/poolscope-48.png", "assets/icons/poolscope-256.png"}) {
+    int width = 0, height = 0, channels = 0;
+    if (unsigned char* pixels = stbi_load(scenario::data_path(name).c_str(), &width, &height, &channels, 4))
+      images.push_back({width, height, pixels});
+  }
+  if (!images.empty()) glfwSetWindowIcon(window, static_cast<int>(images.size()), images.data());
+  for (const GLFWimage& image : images) stbi_image_free(image.pixels);
+}
 
 }  // namespace
 
@@ -38,7 +54,7 @@ void Window::on_content_scale(GLFWwindow* w, float x, float /*y*/) {
 std::string find_font() {
   std::vector<std::filesystem::path> candidates;
   if (const char* env = std::getenv("POOLSCOPE_FONT"); env && *env) candidates.emplace_back(env);
-  candidates.push_back(std::filesystem::path(POOLSCOPE_SOURCE_DIR) / "assets" / "fonts" / "DejaVuSans.ttf");
+  candidates.push_back(scenario::data_path("assets/fonts/DejaVuSans.ttf"));
   candidates.emplace_back("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
   candidates.emplace_back("/usr/share/fonts/TTF/DejaVuSans.ttf");
   for (const auto& p : candidates)
@@ -53,11 +69,16 @@ Window::Window(const char* title, int width, int height, bool vsync) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  // X11's WM_CLASS, which the desktop entry's StartupWMClass names, so docks
+  // group the window under the menu's launcher.
+  glfwWindowHintString(GLFW_X11_CLASS_NAME, "poolscope-gui");
+  glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "poolscope-gui");
   window_ = glfwCreateWindow(width, height, title, nullptr, nullptr);
   if (!window_) {
     glfwTerminate();
     throw std::runtime_error("cannot open an OpenGL 3.3 window");
   }
+  set_icon(window_);
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(vsync ? 1 : 0);
   glfwSetWindowUserPointer(window_, this);

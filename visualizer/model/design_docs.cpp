@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include "scenarios/engine/data_dir.h"
+
 namespace poolscope::gui {
 
 namespace {
@@ -122,7 +124,7 @@ std::string plain_text(std::string_view markdown) {
 }
 
 std::filesystem::path docs_path(const std::string& relative) {
-  return std::filesystem::path(POOLSCOPE_SOURCE_DIR) / relative;
+  return scenario::data_path(relative);
 }
 
 const std::string& what_to_watch(const std::string& relative) {

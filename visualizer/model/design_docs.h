@@ -16,7 +16,8 @@ std::string markdown_section(std::string_view page, std::string_view heading);
 // reduced to their text, list items starting with "- ".
 std::string plain_text(std::string_view markdown);
 
-// A design's docs page (relative to the source tree, as Design::docs is), resolved.
+// A design's docs page (relative to the source tree, as Design::docs is),
+// resolved in the installation or the source tree (scenario::data_path).
 std::filesystem::path docs_path(const std::string& relative);
 // Its "What to watch for in the GUI" section as plain text, read once per page ("" if missing).
 const std::string& what_to_watch(const std::string& relative);
