@@ -12,11 +12,14 @@
 // An unbounded queue never refuses, so the pool never grows past core.
 //
 // Only the operations the executor uses are ported: offer, poll, take,
-// remove, drainTo, size, and contains (getQueue() is for monitoring). Nobody
-// blocks in put(), so the queues have no notFull condition.
+// remove, drainTo, size, and what getQueue() offers for monitoring:
+// contains, peek, remainingCapacity and iteration. Nobody blocks in put(),
+// so the queues have no notFull condition.
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "pools/core/pool_trace.h"
@@ -28,8 +31,18 @@ namespace poolscope::java {
 // it, plus the priority a PriorityBlockingQueue orders by (Java's tasks are
 // Comparable; ours carry SubmitOptions::priority, higher first). A Runnable
 // whose function is empty is Java's null.
+// C++: a Runnable that submit() wrapped in a FutureTask also carries the
+// future, so that purge() can find the cancelled ones (Java tests
+// `r instanceof Future<?> && ((Future<?>) r).isCancelled()`).
+class Cancellable {
+ public:
+  virtual ~Cancellable() = default;
+  virtual bool is_cancelled() const = 0;
+};
+
 struct Runnable : Job {
   int priority = 0;
+  std::shared_ptr<const Cancellable> future;  // null for a plain execute()
 };
 
 // now + timeout, saturating (a keepAliveTime may be "forever").
@@ -64,14 +77,30 @@ class BlockingQueue {
   virtual std::vector<Runnable> drain_to() = 0;
   virtual std::size_t size() const = 0;
   bool is_empty() const { return size() == 0; }
+  // remainingCapacity(): how many more offers would succeed now
+  // (Integer.MAX_VALUE for an unbounded queue, 0 for a SynchronousQueue).
+  virtual int remaining_capacity() const = 0;
+  // peek(): the id of the task poll() would return, or 0 if none.
+  virtual TaskId peek() const = 0;
+  // iterator(): visits each waiting task, in the order Java's iterator
+  // would (a PriorityBlockingQueue's in no particular order), with the
+  // queue's lock held, so `f` must not call back into the queue. Java's
+  // iterator is weakly consistent; this one sees one moment.
+  virtual void for_each(const std::function<void(const Runnable&)>& f) const = 0;
+  // The ids of the waiting tasks, in iteration order.
+  std::vector<TaskId> ids() const {
+    std::vector<TaskId> out;
+    for_each([&](const Runnable& r) { out.push_back(r.id); });
+    return out;
+  }
 
-  // C++ only (see interrupt.h): wakes every thread waiting in take/poll so
+  // C++: (see interrupt.h): wakes every thread waiting in take/poll so
   // that an interrupted one sees its flag.
   virtual void wake_takers() = 0;
   // False for a SynchronousQueue: a task it passes on was never queued.
   virtual bool holds_tasks() const { return true; }
 
-  // C++ only: the executor lends the queue its trace, so that the queue
+  // C++: the executor lends the queue its trace, so that the queue
   // records `task_queued` under its own lock, before any worker can take the
   // task and record the hand-off. Unbound, the queue records nothing and
   // waits on real time.
