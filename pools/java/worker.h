@@ -61,7 +61,7 @@ class ThreadPoolExecutor::Worker {
   std::list<Worker>::iterator self_;  // its place in WorkerThreads
 };
 
-// C++ only. Java's threads are garbage-collected when they end; ours must be
+// C++: Java's threads are garbage-collected when they end; ours must be
 // joined by another thread. Each Worker lives here from its creation until
 // its thread has been joined; addWorker joins the threads that have ended,
 // close() waits for and joins them all.
