@@ -121,6 +121,18 @@ bool ThreadPoolExecutor::remove(TaskId task) {
   return static_cast<bool>(removed);
 }
 
+// Tries to remove from the queue every future that has been cancelled
+// (each traced as dropped), so that they no longer hold queue space.
+void ThreadPoolExecutor::purge() {
+  std::vector<TaskId> cancelled;
+  workQueue_->for_each([&](const Runnable& r) {
+    if (r.future && r.future->is_cancelled()) cancelled.push_back(r.id);
+  });
+  for (TaskId id : cancelled)
+    if (Runnable r = workQueue_->remove(id)) trace_.dropped(r.id, kPurged);
+  tryTerminate();  // In case SHUTDOWN and now empty
+}
+
 bool ThreadPoolExecutor::is_shutdown() const { return runStateAtLeast(ctl_.load(), SHUTDOWN); }
 
 bool ThreadPoolExecutor::is_terminating() const {
