@@ -55,23 +55,24 @@ class TimeoutException : public std::runtime_error {
   TimeoutException() : std::runtime_error("TimeoutException") {}
 };
 
-// C++: set by FutureTask::run when it keeps an exception the task threw, so
-// that the worker's trace records task_threw for a task whose run() itself
-// returned (every task is counted: submit()'s failures are still failures).
-inline thread_local bool tl_future_kept_exception = false;
+// C++: set by FutureTask::run when the task threw (whether get() will see
+// it, or a cancel came first), so that the worker's trace records
+// task_threw for a task whose run() itself returned: submit()'s failures
+// are still failures.
+inline thread_local bool tl_future_caught_exception = false;
 
 // PoolTrace::run, plus what a FutureTask kept: runs `job` as worker `w` and
 // records started, then finished or threw. Returns what escaped job.fn.
 inline std::exception_ptr run_traced(PoolTrace& trace, WorkerId w, Job& job) {
   trace.started(w, job.id);
-  tl_future_kept_exception = false;
+  tl_future_caught_exception = false;
   try {
     job.fn();
   } catch (...) {
     trace.threw(w, job.id);
     return std::current_exception();
   }
-  if (std::exchange(tl_future_kept_exception, false))
+  if (std::exchange(tl_future_caught_exception, false))
     trace.threw(w, job.id);
   else
     trace.finished(w, job.id);
@@ -110,6 +111,7 @@ class FutureTask final : public Cancellable {
       }
     } catch (...) {
       ex = std::current_exception();
+      tl_future_caught_exception = true;  // C++: for the trace (run_traced)
     }
     std::lock_guard g(m_);
     if (ex)
@@ -172,7 +174,6 @@ class FutureTask final : public Cancellable {
     state_ = COMPLETING;
     exception_ = std::move(t);
     state_ = EXCEPTIONAL;
-    tl_future_kept_exception = true;  // C++: for the trace (run_traced)
     finishCompletion();
   }
   // Unparks every waiting thread, then calls done().
