@@ -27,10 +27,6 @@
 
 namespace poolscope::java {
 
-// Java's Runnable, as the pool sees it: the task with the id the trace gave
-// it, plus the priority a PriorityBlockingQueue orders by (Java's tasks are
-// Comparable; ours carry SubmitOptions::priority, higher first). A Runnable
-// whose function is empty is Java's null.
 // C++: a Runnable that submit() wrapped in a FutureTask also carries the
 // future, so that purge() can find the cancelled ones (Java tests
 // `r instanceof Future<?> && ((Future<?>) r).isCancelled()`).
@@ -40,6 +36,11 @@ class Cancellable {
   virtual bool is_cancelled() const = 0;
 };
 
+// Java's Runnable, as the pool sees it: the task with the id the trace gave
+// it, plus the priority a PriorityBlockingQueue orders by. A Runnable whose
+// function is empty is Java's null.
+// C++: Java's tasks are Comparable; these carry SubmitOptions::priority,
+// higher first.
 struct Runnable : Job {
   int priority = 0;
   std::shared_ptr<const Cancellable> future;  // null for a plain execute()
@@ -63,15 +64,16 @@ class BlockingQueue {
   // Waits for a task. Throws InterruptedException if `self` is interrupted.
   virtual Runnable take(InterruptFlag& self) = 0;
   // Waits until `deadline` on the pool's clock; a null Runnable on time-out.
-  // Java's poll(timeout, unit) takes a duration; ours takes the deadline the
-  // caller computed, so a test advancing a manual clock cannot slip in
+  // C++: Java's poll(timeout, unit) takes a duration; this one takes the
+  // deadline the caller computed, so a test advancing a manual clock cannot slip in
   // between the caller's decision to wait and the wait.
   virtual Runnable poll(Time deadline, InterruptFlag& self) = 0;
   // The head, or null if none is there right now (DiscardOldestPolicy).
   virtual Runnable poll() = 0;
-  // Java's remove(Object) by identity: ours by task id. Returns the task, or null.
+  // remove(Object): returns the task, or null.
+  // C++: Java's finds it by identity, this one by task id.
   virtual Runnable remove(TaskId task) = 0;
-  // Java's contains(Object), by task id: is the task waiting in the queue?
+  // contains(Object): is the task waiting in the queue? (C++: by task id.)
   virtual bool contains(TaskId task) const = 0;
   // drainTo(c): removes every task, in the order poll() would give them.
   virtual std::vector<Runnable> drain_to() = 0;

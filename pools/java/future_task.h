@@ -224,10 +224,10 @@ class FutureTask final : public Cancellable {
   Clock& clock_;
   std::move_only_function<void()> done_;
   mutable std::mutex m_;
-  State state_ = NEW;                  // guarded by m_, as are the rest
-  std::optional<Value> outcome_;       // NORMAL's result
-  std::exception_ptr exception_;       // EXCEPTIONAL's cause
-  InterruptFlag* runner_ = nullptr;    // the thread running the task
+  State state_ = NEW;                    // guarded by m_, as are the rest
+  std::optional<Value> outcome_;         // NORMAL's result
+  std::exception_ptr exception_;         // EXCEPTIONAL's cause
+  InterruptFlag* runner_ = nullptr;      // the thread running the task
   std::vector<InterruptFlag*> waiters_;  // threads parked in get()
 };
 

@@ -1,6 +1,7 @@
 // PriorityBlockingQueue: unbounded, and it hands out the highest priority
-// first (Java orders by compareTo or a comparator; ours by
-// SubmitOptions::priority, higher first). A binary heap in an array under one
+// first.
+// C++: Java orders by compareTo or a comparator; this queue by
+// SubmitOptions::priority, higher first. A binary heap in an array under one
 // lock. Like Java's, it makes no promise about the order of equal priorities.
 // Being unbounded, it never refuses a task: the pool stays at core size.
 #pragma once

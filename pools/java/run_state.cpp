@@ -106,8 +106,9 @@ std::vector<Runnable> ThreadPoolExecutor::shutdown_now() {
 }
 
 // Empties the queue into the list shutdownNow returns; each task is traced
-// as dropped. (Java falls back to removing tasks one by one for queues whose
-// drainTo may leave some behind, a DelayQueue; ours leave none.)
+// as dropped.
+// C++: Java falls back to removing tasks one by one for queues whose
+// drainTo may leave some behind (a DelayQueue); these queues leave none.
 std::vector<Runnable> ThreadPoolExecutor::drainQueue() {
   std::vector<Runnable> taskList = workQueue_->drain_to();
   for (const Runnable& r : taskList) trace_.dropped(r.id, kShutdownNow);

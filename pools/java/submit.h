@@ -80,8 +80,7 @@ std::vector<Future<V>> ThreadPoolExecutor::invoke_all(std::vector<std::move_only
 }
 
 template <class V>
-std::vector<Future<V>> ThreadPoolExecutor::invoke_all(std::vector<std::move_only_function<V()>> tasks,
-                                                      Nanos timeout) {
+std::vector<Future<V>> ThreadPoolExecutor::invoke_all(std::vector<std::move_only_function<V()>> tasks, Nanos timeout) {
   Clock& clock = trace_.clock();
   const Time deadline = deadline_after(clock.now(), std::max(timeout, Nanos(0)));
   std::vector<Future<V>> futures;

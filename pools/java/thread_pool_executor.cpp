@@ -195,8 +195,9 @@ void ThreadPoolExecutor::runWorker(Worker& w) {
 }
 
 // C++: getTask's trace bookkeeping (this and the three helpers after
-// getTask), kept out of its body so that the body reads as Java's. IdleWait remembers when the worker first went idle (for
-// the reaped event's idle time) and records each wait.
+// getTask), kept out of its body so that the body reads as Java's. IdleWait
+// remembers when the worker first went idle (for the reaped event's idle
+// time) and records each wait.
 struct ThreadPoolExecutor::IdleWait {
   Time since{-1};
   // Records worker_idle and returns the poll deadline, computed from a time
@@ -236,7 +237,10 @@ Runnable ThreadPoolExecutor::getTask(Worker& w) {
 
     if ((wc > maximumPoolSize_ || (timed && timedOut)) && (wc > 1 || workQueue_->is_empty())) {
       if (compareAndDecrementWorkerCount(c))
-        return workerCulled(w, wc > maximumPoolSize_ ? kOverMaximum : wc > corePoolSize_ ? kKeepAlive : kCoreTimeOut,
+        return workerCulled(w,
+                            wc > maximumPoolSize_ ? kOverMaximum
+                            : wc > corePoolSize_  ? kKeepAlive
+                                                  : kCoreTimeOut,
                             idle);
       continue;
     }

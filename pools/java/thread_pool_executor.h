@@ -107,8 +107,7 @@ class ThreadPoolExecutor {
   }
   // submit(Runnable task, T result): get() gives `result` once task has run.
   template <class F, class T>
-    requires(!std::is_same_v<T, Priority>)
-  Future<T> submit(F task, T result) {
+  requires(!std::is_same_v<T, Priority>) Future<T> submit(F task, T result) {
     return submit([task = std::move(task), result = std::move(result)]() mutable -> T {
       task();
       return result;
@@ -130,8 +129,7 @@ class ThreadPoolExecutor {
 
   // newTaskFor(callable): the FutureTask submit() executes, on the pool's clock.
   template <class V>
-  Future<V> new_task_for(std::move_only_function<V()> callable,
-                         std::move_only_function<void()> done = {}) {
+  Future<V> new_task_for(std::move_only_function<V()> callable, std::move_only_function<void()> done = {}) {
     return std::make_shared<FutureTask<V>>(std::move(callable), trace_.clock(), std::move(done));
   }
   // C++: execute(ftask), returning the fate (the Pool adapter's submitWith=submit).

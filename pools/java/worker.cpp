@@ -3,7 +3,7 @@
 namespace poolscope::java {
 
 namespace {
-thread_local InterruptFlag own_interrupt;            // any thread's own status
+thread_local InterruptFlag own_interrupt;              // any thread's own status
 thread_local InterruptFlag* current = &own_interrupt;  // a worker's while it runs
 }  // namespace
 
@@ -21,8 +21,8 @@ void ThreadPoolExecutor::Worker::run() {
     try {
       pool_.runWorker(*this);
     } catch (...) {
-      // What escapes runWorker (a throwing terminated() hook) would reach
-      // Java's UncaughtExceptionHandler; a C++ thread would terminate.
+      // C++: what escapes runWorker (a throwing terminated() hook) would
+      // reach Java's UncaughtExceptionHandler; a C++ thread would terminate.
     }
   }
   set_current_interrupt(nullptr);

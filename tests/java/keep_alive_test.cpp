@@ -1,8 +1,8 @@
 // Keep-alive on a manual clock: which threads time out, when, and how the
 // live settings change that.
-#include <climits>
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <deque>
 #include <mutex>
 

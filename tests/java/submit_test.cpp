@@ -28,8 +28,7 @@ struct ThrowingBatch {
   static constexpr int kTasks = 10;
   Rig rig;
   Gate gate;
-  std::unique_ptr<ThreadPoolExecutor> e =
-      rig.make(kThreads, kThreads, 1h, std::make_unique<LinkedBlockingQueue>());
+  std::unique_ptr<ThreadPoolExecutor> e = rig.make(kThreads, kThreads, 1h, std::make_unique<LinkedBlockingQueue>());
 };
 
 }  // namespace
@@ -87,9 +86,9 @@ TEST_CASE("java: submitWith in the registry picks execute or submit") {
     ManualClock clock;
     TraceStream stream{std::size_t{1} << 16};
     TraceLog log{stream};
-    auto pool = Registry::global().create(
-        "java", json{{"corePoolSize", 2}, {"maximumPoolSize", 2}, {"submitWith", how}},
-        TraceTarget{.clock = &clock, .stream = &stream, .name = "java"});
+    auto pool =
+        Registry::global().create("java", json{{"corePoolSize", 2}, {"maximumPoolSize", 2}, {"submitWith", how}},
+                                  TraceTarget{.clock = &clock, .stream = &stream, .name = "java"});
     CHECK(pool->params()["submitWith"] == how);
     for (int i = 0; i < 4; ++i) CHECK(pool->submit([] { throw std::runtime_error("x"); }).accepted());
     await_condition([&] { return pool->accounting().threw == 4; }, "four throws");
