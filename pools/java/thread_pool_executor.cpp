@@ -236,12 +236,7 @@ Runnable ThreadPoolExecutor::getTask(Worker& w) {
     bool timed = allowCoreThreadTimeOut_ || wc > corePoolSize_;
 
     if ((wc > maximumPoolSize_ || (timed && timedOut)) && (wc > 1 || workQueue_->is_empty())) {
-      if (compareAndDecrementWorkerCount(c))
-        return workerCulled(w,
-                            wc > maximumPoolSize_ ? kOverMaximum
-                            : wc > corePoolSize_  ? kKeepAlive
-                                                  : kCoreTimeOut,
-                            idle);
+      if (compareAndDecrementWorkerCount(c)) return workerCulled(w, wc, idle);
       continue;
     }
 
@@ -262,8 +257,10 @@ Runnable ThreadPoolExecutor::workerExits(Worker& w, Label why) {
   return {};
 }
 
-// getTask returns null because the worker is culled (the count already decremented).
-Runnable ThreadPoolExecutor::workerCulled(Worker& w, Label why, const IdleWait& idle) {
+// getTask returns null because the worker is culled (the count already
+// decremented); `wc` is the count it saw, which says why.
+Runnable ThreadPoolExecutor::workerCulled(Worker& w, int wc, const IdleWait& idle) {
+  Label why = wc > maximumPoolSize_ ? kOverMaximum : wc > corePoolSize_ ? kKeepAlive : kCoreTimeOut;
   w.exitRule = why;
   trace_.reaped(w.id, why, idle.since < Time(0) ? Nanos(0) : trace_.clock().now() - idle.since);
   return {};

@@ -206,7 +206,7 @@ class ThreadPoolExecutor {
   // C++: getTask's trace bookkeeping, one call per decision (thread_pool_executor.cpp).
   struct IdleWait;
   Runnable workerExits(Worker& w, Label why);
-  Runnable workerCulled(Worker& w, Label why, const IdleWait& idle);
+  Runnable workerCulled(Worker& w, int wc, const IdleWait& idle);
   Runnable tookTask(Worker& w, Runnable r, Label how);
 
   template <class V>
