@@ -171,10 +171,9 @@ Design java_design() {
       .name = "java",
       .summary =
           "java.util.concurrent.ThreadPoolExecutor (JDK 17): core threads first, then the work queue, then "
-          "threads up to the maximum, then the rejection policy; keep-alive culls threads above core. "
-          "submitWith picks how tasks arrive: execute(task) runs the task itself, so a task that throws kills its "
-          "thread and a new one replaces it; submit(task) wraps it in a FutureTask, which keeps the exception for "
-          "Future.get(), so no thread dies (the trace still counts the task as threw)",
+          "threads up to the maximum, then the rejection policy; keep-alive culls threads above core; a task that "
+          "throws kills its thread if it came through execute(), not through submit() (submitWith), whose "
+          "FutureTask keeps the exception",
       .docs = "docs/pools/java.md",
       .origin = "design",
       .params =
