@@ -101,3 +101,22 @@ void ArrayBlockingQueue::wake_takers() {
 }
 
 }  // namespace poolscope::java
+
+namespace poolscope::java {
+
+int ArrayBlockingQueue::remaining_capacity() const {
+  std::lock_guard lock(lock_);
+  return static_cast<int>(items_.size() - count_);
+}
+
+TaskId ArrayBlockingQueue::peek() const {
+  std::lock_guard lock(lock_);
+  return count_ == 0 ? 0 : items_[takeIndex_].id;
+}
+
+void ArrayBlockingQueue::for_each(const std::function<void(const Runnable&)>& f) const {
+  std::lock_guard lock(lock_);
+  for (std::size_t n = 0, i = takeIndex_; n < count_; ++n, i = (i + 1) % items_.size()) f(items_[i]);
+}
+
+}  // namespace poolscope::java

@@ -10,6 +10,14 @@
 //   STOP        accepts none, runs none, interrupts workers  (shutdownNow())
 //   TIDYING     no workers, empty queue: terminated() runs
 //   TERMINATED  terminated() has returned
+//
+// The transitions, as the JDK lists them:
+//   RUNNING -> SHUTDOWN               on shutdown()
+//   (RUNNING or SHUTDOWN) -> STOP     on shutdownNow()
+//   SHUTDOWN -> TIDYING               when queue and pool are empty
+//   STOP -> TIDYING                   when pool is empty
+//   TIDYING -> TERMINATED             when terminated() returns
+// awaitTermination() returns when the state reaches TERMINATED.
 #pragma once
 
 namespace poolscope::java {

@@ -1,7 +1,7 @@
 // The exceptions of java.util.concurrent that the executor throws, under
 // their Java names so the code reads beside ThreadPoolExecutor.java. JDK 17
-// throws them without messages (mainline added some); ours carry none either,
-// except where JDK 17 has one.
+// throws them without messages (mainline added some); these carry none
+// either, except where JDK 17 has one.
 #pragma once
 
 #include <stdexcept>

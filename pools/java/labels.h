@@ -75,6 +75,8 @@ inline const Label kDiscardOldest =
 inline const Label kShutdownNow =
     intern_label("shutdown-now", "shutdownNow: drained from the queue and returned to the caller, never run");
 inline const Label kRemoved = intern_label("removed", "ThreadPoolExecutor.remove: taken out of the queue unrun");
+inline const Label kPurged =
+    intern_label("purged", "ThreadPoolExecutor.purge: a cancelled future taken out of the queue unrun");
 inline const Label kBeforeExecuteThrew =
     intern_label("before-execute-threw", "runWorker: beforeExecute threw, so the task never ran");
 

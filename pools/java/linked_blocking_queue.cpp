@@ -116,3 +116,19 @@ void LinkedBlockingQueue::wake_takers() {
 }
 
 }  // namespace poolscope::java
+
+namespace poolscope::java {
+
+int LinkedBlockingQueue::remaining_capacity() const { return capacity_ - count_.load(); }
+
+TaskId LinkedBlockingQueue::peek() const {
+  std::lock_guard takeLock(takeLock_);
+  return head_->next ? head_->next->item.id : 0;
+}
+
+void LinkedBlockingQueue::for_each(const std::function<void(const Runnable&)>& f) const {
+  std::scoped_lock fullyLock(putLock_, takeLock_);
+  for (const Node* p = head_->next.get(); p; p = p->next.get()) f(p->item);
+}
+
+}  // namespace poolscope::java

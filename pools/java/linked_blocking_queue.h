@@ -28,6 +28,9 @@ class LinkedBlockingQueue final : public BlockingQueue {
   bool contains(TaskId task) const override;
   std::vector<Runnable> drain_to() override;
   std::size_t size() const override;
+  int remaining_capacity() const override;
+  TaskId peek() const override;
+  void for_each(const std::function<void(const Runnable&)>& f) const override;
   void wake_takers() override;
 
  private:

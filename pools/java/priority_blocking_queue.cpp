@@ -1,6 +1,7 @@
 #include "pools/java/priority_blocking_queue.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace poolscope::java {
 
@@ -80,6 +81,22 @@ std::size_t PriorityBlockingQueue::size() const {
 void PriorityBlockingQueue::wake_takers() {
   std::lock_guard lock(lock_);
   notEmpty_.notify_all();
+}
+
+}  // namespace poolscope::java
+
+namespace poolscope::java {
+
+int PriorityBlockingQueue::remaining_capacity() const { return INT_MAX; }
+
+TaskId PriorityBlockingQueue::peek() const {
+  std::lock_guard lock(lock_);
+  return queue_.empty() ? 0 : queue_.front().id;  // the heap's top
+}
+
+void PriorityBlockingQueue::for_each(const std::function<void(const Runnable&)>& f) const {
+  std::lock_guard lock(lock_);
+  for (const Runnable& r : queue_) f(r);  // heap order, as Java's iterator
 }
 
 }  // namespace poolscope::java

@@ -1,6 +1,7 @@
 // PriorityBlockingQueue: unbounded, and it hands out the highest priority
-// first (Java orders by compareTo or a comparator; ours by
-// SubmitOptions::priority, higher first). A binary heap in an array under one
+// first.
+// C++: Java orders by compareTo or a comparator; this queue by
+// SubmitOptions::priority, higher first. A binary heap in an array under one
 // lock. Like Java's, it makes no promise about the order of equal priorities.
 // Being unbounded, it never refuses a task: the pool stays at core size.
 #pragma once
@@ -21,6 +22,9 @@ class PriorityBlockingQueue final : public BlockingQueue {
   bool contains(TaskId task) const override;
   std::vector<Runnable> drain_to() override;
   std::size_t size() const override;
+  int remaining_capacity() const override;
+  TaskId peek() const override;
+  void for_each(const std::function<void(const Runnable&)>& f) const override;
   void wake_takers() override;
 
  private:

@@ -51,7 +51,8 @@ class JavaPool final : public Pool {
               std::make_shared<DefaultThreadFactory>(), make_handler(handler_), target),
         queue_(p.choice("workQueue")),
         capacity_(p.integer("queueCapacity")),
-        prestart_(p.boolean("prestartAllCoreThreads")) {
+        prestart_(p.boolean("prestartAllCoreThreads")),
+        submit_(p.choice("submitWith") == "submit") {
     if (p.boolean("allowCoreThreadTimeOut")) impl_.allow_core_thread_time_out(true);
     if (prestart_) impl_.prestart_all_core_threads();
   }
@@ -66,6 +67,12 @@ class JavaPool final : public Pool {
       return SubmitResult::closed();
     }
     try {
+      if (submit_) {
+        // AbstractExecutorService.submit: the task runs inside a FutureTask,
+        // which keeps what it throws; nobody calls get(), as in a Java
+        // program that drops the future.
+        return impl_.execute_future(impl_.new_task_for<void>(std::move(task)), options.priority);
+      }
       return impl_.execute(std::move(task), options.priority);
     } catch (const RejectedExecutionException&) {
       return SubmitResult::refuse(kRejected);
@@ -111,7 +118,8 @@ class JavaPool final : public Pool {
             {"workQueue", queue_},
             {"queueCapacity", capacity_},
             {"handler", handler_},
-            {"prestartAllCoreThreads", prestart_}};
+            {"prestartAllCoreThreads", prestart_},
+            {"submitWith", submit_ ? "submit" : "execute"}};
   }
 
   void set_param(std::string_view name, const ParamValue& v) override {
@@ -144,6 +152,7 @@ class JavaPool final : public Pool {
   const std::string queue_;
   const std::int64_t capacity_;
   const bool prestart_;
+  const bool submit_;  // submitWith: "submit" wraps each task in a FutureTask
 };
 
 ParamSpec size_param(std::string name, int def, int min, std::string help) {
@@ -162,7 +171,9 @@ Design java_design() {
       .name = "java",
       .summary =
           "java.util.concurrent.ThreadPoolExecutor (JDK 17): core threads first, then the work queue, then "
-          "threads up to the maximum, then the rejection policy; keep-alive culls threads above core",
+          "threads up to the maximum, then the rejection policy; keep-alive culls threads above core; a task that "
+          "throws kills its thread if it came through execute(), not through submit() (submitWith), whose "
+          "FutureTask keeps the exception",
       .docs = "docs/pools/java.md",
       .origin = "design",
       .params =
@@ -206,6 +217,12 @@ Design java_design() {
                         .type = ParamType::boolean,
                         .default_value = false,
                         .help = "start the core threads at construction instead of on the first tasks"},
+              ParamSpec{.name = "submitWith",
+                        .type = ParamType::choice,
+                        .default_value = "execute",
+                        .choices = {"execute", "submit"},
+                        .help = "execute(task): a task that throws kills its thread, which is replaced; "
+                                "submit(task): a FutureTask keeps the exception, and the thread lives on"},
           },
       .make = [](const Params& p, const TraceTarget& target) -> std::unique_ptr<Pool> {
         auto core = p.integer("corePoolSize"), max = p.integer("maximumPoolSize");

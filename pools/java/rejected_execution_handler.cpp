@@ -17,7 +17,8 @@ SubmitResult CallerRunsPolicy::rejected_execution(Runnable& r, ThreadPoolExecuto
   }
   // Worker 0 is the submitting thread: the trace does not count it as busy.
   e.trace().handoff(r.id, 0, kCallerRuns);
-  if (std::exception_ptr thrown = e.trace().run(0, r)) std::rethrow_exception(thrown);  // out of execute, as in Java
+  if (std::exception_ptr thrown = run_traced(e.trace(), 0, r))
+    std::rethrow_exception(thrown);  // out of execute, as in Java
   return SubmitResult::accept();
 }
 

@@ -14,9 +14,9 @@ class ThreadPoolExecutor;
 class RejectedExecutionHandler {
  public:
   virtual ~RejectedExecutionHandler() = default;
-  // Java's returns nothing, and so does execute(): a caller cannot tell a
-  // discarded task from an accepted one. Ours returns what became of `r`, so
-  // that execute() can say it to the Pool adapter.
+  // C++: Java's returns nothing, and so does execute(): a caller cannot
+  // tell a discarded task from an accepted one. This one returns what became
+  // of `r`, so that execute() can say it to the Pool adapter.
   virtual SubmitResult rejected_execution(Runnable& r, ThreadPoolExecutor& e) = 0;
 };
 

@@ -106,8 +106,9 @@ std::vector<Runnable> ThreadPoolExecutor::shutdown_now() {
 }
 
 // Empties the queue into the list shutdownNow returns; each task is traced
-// as dropped. (Java falls back to removing tasks one by one for queues whose
-// drainTo may leave some behind, a DelayQueue; ours leave none.)
+// as dropped.
+// C++: Java falls back to removing tasks one by one for queues whose
+// drainTo may leave some behind (a DelayQueue); these queues leave none.
 std::vector<Runnable> ThreadPoolExecutor::drainQueue() {
   std::vector<Runnable> taskList = workQueue_->drain_to();
   for (const Runnable& r : taskList) trace_.dropped(r.id, kShutdownNow);
@@ -119,6 +120,18 @@ bool ThreadPoolExecutor::remove(TaskId task) {
   if (removed) trace_.dropped(removed.id, kRemoved);
   tryTerminate();  // in case SHUTDOWN and now empty
   return static_cast<bool>(removed);
+}
+
+// Tries to remove from the queue every future that has been cancelled
+// (each traced as dropped), so that they no longer hold queue space.
+void ThreadPoolExecutor::purge() {
+  std::vector<TaskId> cancelled;
+  workQueue_->for_each([&](const Runnable& r) {
+    if (r.future && r.future->is_cancelled()) cancelled.push_back(r.id);
+  });
+  for (TaskId id : cancelled)
+    if (Runnable r = workQueue_->remove(id)) trace_.dropped(r.id, kPurged);
+  tryTerminate();  // In case SHUTDOWN and now empty
 }
 
 bool ThreadPoolExecutor::is_shutdown() const { return runStateAtLeast(ctl_.load(), SHUTDOWN); }

@@ -26,6 +26,9 @@ class SynchronousQueue final : public BlockingQueue {
   bool contains(TaskId) const override { return false; }
   std::vector<Runnable> drain_to() override { return {}; }
   std::size_t size() const override { return 0; }
+  int remaining_capacity() const override { return 0; }
+  TaskId peek() const override { return 0; }
+  void for_each(const std::function<void(const Runnable&)>&) const override {}
   void wake_takers() override;
   bool holds_tasks() const override { return false; }
 

@@ -1,6 +1,7 @@
-// The life of tasks and workers: execute, addWorker, runWorker, getTask,
-// processWorkerExit. Shutdown and termination are in run_state.cpp, the
-// settings and statistics in settings.cpp.
+// The life of a task and its worker, in that order (not Java's file order):
+// execute, addWorker, runWorker, getTask, processWorkerExit. Shutdown and
+// termination are in run_state.cpp, the settings and statistics in
+// settings.cpp, submit/invokeAll/invokeAny in submit.h.
 #include "pools/java/thread_pool_executor.h"
 
 #include "pools/java/finally.h"
@@ -153,6 +154,7 @@ void ThreadPoolExecutor::addWorkerFailed(Worker* w) {
 // dies; processWorkerExit replaces it). The worker's lock is held around
 // each task, so interrupts meant for idle workers do not reach busy ones.
 void ThreadPoolExecutor::runWorker(Worker& w) {
+  set_current_interrupt(&w.interruptStatus);  // C++: Thread.currentThread() is the worker's thread
   Runnable task = std::move(w.firstTask);
   w.unlock();  // allow interrupts
   bool completedAbruptly = true;
@@ -177,7 +179,7 @@ void ThreadPoolExecutor::runWorker(Worker& w) {
         throw;
       }
       try {
-        if (std::exception_ptr thrown = trace_.run(w.id, task)) std::rethrow_exception(thrown);
+        if (std::exception_ptr thrown = run_traced(trace_, w.id, task)) std::rethrow_exception(thrown);
         after_execute(task, nullptr);
       } catch (...) {
         after_execute(task, std::current_exception());
@@ -192,6 +194,23 @@ void ThreadPoolExecutor::runWorker(Worker& w) {
   processWorkerExit(w, completedAbruptly);
 }
 
+// C++: getTask's trace bookkeeping (this and the three helpers after
+// getTask), kept out of its body so that the body reads as Java's. IdleWait
+// remembers when the worker first went idle (for the reaped event's idle
+// time) and records each wait.
+struct ThreadPoolExecutor::IdleWait {
+  Time since{-1};
+  // Records worker_idle and returns the poll deadline, computed from a time
+  // read before the event, which a test may wait for before it advances the
+  // clock.
+  Time begin(ThreadPoolExecutor& pool, Worker& w, bool timed) {
+    Time now = pool.trace_.clock().now();
+    if (since < Time(0)) since = now;
+    pool.trace_.idle(w.id, timed ? kPoll : kTake);
+    return deadline_after(now, pool.get_keep_alive_time());
+  }
+};
+
 // Waits for a task: timed (keepAliveTime) if this worker may be culled,
 // i.e. allowCoreThreadTimeOut or more than corePoolSize workers; untimed
 // otherwise. Returns null when the worker must exit (the count already
@@ -199,49 +218,58 @@ void ThreadPoolExecutor::runWorker(Worker& w) {
 // empty queue; or it timed out while culling applies, unless it is the last
 // worker and tasks are queued.
 Runnable ThreadPoolExecutor::getTask(Worker& w) {
-  bool timedOut = false;  // did the last poll() time out?
-  Time idleSince{-1};
+  bool timedOut = false;  // Did the last poll() time out?
+  IdleWait idle;          // C++: for the trace
+
   for (;;) {
     int c = ctl_.load();
 
     // Check if queue empty only if necessary.
     if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || workQueue_->is_empty())) {
       decrementWorkerCount();
-      w.exitRule = runStateAtLeast(c, STOP) ? kStopped : kShutdownDrained;
-      return {};
+      return workerExits(w, runStateAtLeast(c, STOP) ? kStopped : kShutdownDrained);
     }
 
     int wc = workerCountOf(c);
+
     // Are workers subject to culling?
     bool timed = allowCoreThreadTimeOut_ || wc > corePoolSize_;
 
     if ((wc > maximumPoolSize_ || (timed && timedOut)) && (wc > 1 || workQueue_->is_empty())) {
-      if (compareAndDecrementWorkerCount(c)) {
-        w.exitRule = wc > maximumPoolSize_ ? kOverMaximum : wc > corePoolSize_ ? kKeepAlive : kCoreTimeOut;
-        trace_.reaped(w.id, w.exitRule, idleSince < Time(0) ? Nanos(0) : trace_.clock().now() - idleSince);
-        return {};
-      }
+      if (compareAndDecrementWorkerCount(c)) return workerCulled(w, wc, idle);
       continue;
     }
 
     try {
-      // The deadline comes from a time read before the idle event, which a
-      // test may wait for before it advances the clock.
-      Time now = trace_.clock().now();
-      if (idleSince < Time(0)) idleSince = now;
-      Label how = timed ? kPoll : kTake;
-      trace_.idle(w.id, how);
-      Runnable r = timed ? workQueue_->poll(deadline_after(now, get_keep_alive_time()), w.interruptStatus)
-                         : workQueue_->take(w.interruptStatus);
-      if (r) {
-        trace_.handoff(r.id, w.id, how, workQueue_->holds_tasks());
-        return r;
-      }
+      Time deadline = idle.begin(*this, w, timed);  // C++: traced idle; the deadline from before that event
+      Runnable r = timed ? workQueue_->poll(deadline, w.interruptStatus) : workQueue_->take(w.interruptStatus);
+      if (r) return tookTask(w, std::move(r), timed ? kPoll : kTake);
       timedOut = true;
     } catch (const InterruptedException&) {
-      timedOut = false;  // woken by shutdown or a setting change: look again
+      timedOut = false;
     }
   }
+}
+
+// getTask returns null because the pool is stopping or drained.
+Runnable ThreadPoolExecutor::workerExits(Worker& w, Label why) {
+  w.exitRule = why;
+  return {};
+}
+
+// getTask returns null because the worker is culled (the count already
+// decremented); `wc` is the count it saw, which says why.
+Runnable ThreadPoolExecutor::workerCulled(Worker& w, int wc, const IdleWait& idle) {
+  Label why = wc > maximumPoolSize_ ? kOverMaximum : wc > corePoolSize_ ? kKeepAlive : kCoreTimeOut;
+  w.exitRule = why;
+  trace_.reaped(w.id, why, idle.since < Time(0) ? Nanos(0) : trace_.clock().now() - idle.since);
+  return {};
+}
+
+// getTask hands the worker a task from the queue.
+Runnable ThreadPoolExecutor::tookTask(Worker& w, Runnable r, Label how) {
+  trace_.handoff(r.id, w.id, how, workQueue_->holds_tasks());
+  return r;
 }
 
 // Cleans up after a dying worker (on its own thread): counts its tasks,

@@ -1,17 +1,27 @@
-// java.util.concurrent.ThreadPoolExecutor (JDK 17), in C++. Read it beside
-// ThreadPoolExecutor.java: execute, addWorker, runWorker, getTask,
-// processWorkerExit and tryTerminate keep their names and their order of
-// decisions; ctl.h packs the run state and worker count; worker.h is the
-// Worker; the work queues and rejection policies have files of their own.
+// java.util.concurrent.ThreadPoolExecutor from OpenJDK 17
+// (src/java.base/share/classes/java/util/concurrent/ThreadPoolExecutor.java),
+// with the parts of AbstractExecutorService it inherits (submit, invokeAll,
+// invokeAny), in C++. Read it beside ThreadPoolExecutor.java: execute,
+// addWorker, runWorker, getTask, processWorkerExit and tryTerminate keep
+// their names and their order of decisions; ctl.h packs the run state and
+// worker count; worker.h is the Worker; future_task.h is FutureTask; the
+// work queues and rejection policies have files of their own.
+//
+// thread_pool_executor.cpp is ordered by the life of a task (execute,
+// addWorker, runWorker, getTask, processWorkerExit), not by Java's file
+// order; run_state.cpp has shutdown and termination, settings.cpp the
+// setters and statistics, submit.h what AbstractExecutorService adds.
 //
 // Public methods follow C++ naming (shutdownNow -> shutdown_now,
 // getPoolSize -> get_pool_size); private steps keep Java's names.
 //
-// Where C++ forces a difference:
+// Where C++ forces a difference (each marked `// C++:` where it happens):
 //  - Threads are joined, not garbage-collected: close() (and the destructor)
 //    waits for termination and joins every thread the pool started.
-//  - Interrupts wake idle workers only (interrupt.h); a running C++ task is
-//    never interrupted, so the tasks running at shutdown_now() run to their end.
+//  - Interrupts are cooperative, as in Java, but C++ threads have none
+//    (interrupt.h): a worker's flag wakes its queue waits, its Future.get()
+//    and the task's sleep_for(); a task that never looks at it runs to its
+//    end, as a Java task that ignores interrupts does.
 //  - execute() returns what became of the task (Java's returns void), so
 //    the Pool adapter can report its fate; AbortPolicy still throws.
 //  - Tasks carry a trace id and a priority (Runnable, blocking_queue.h).
@@ -21,6 +31,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -28,6 +39,7 @@
 #include "pools/core/pool.h"
 #include "pools/java/blocking_queue.h"
 #include "pools/java/ctl.h"
+#include "pools/java/future_task.h"
 #include "pools/java/rejected_execution_handler.h"
 #include "pools/java/thread_factory.h"
 
@@ -61,7 +73,8 @@ class ThreadPoolExecutor {
   // Orderly shutdown: queued tasks still run, new ones are rejected.
   void shutdown();
   // Stops: the queued tasks are removed (each traced as dropped) and
-  // returned; running ones finish (C++ cannot interrupt them).
+  // returned; every started worker is interrupted, so a running task that
+  // sleeps with sleep_for() (or waits in Future.get()) ends early.
   std::vector<Runnable> shutdown_now();
   bool is_shutdown() const;
   bool is_terminating() const;
@@ -75,6 +88,57 @@ class ThreadPoolExecutor {
 
   // Removes a queued task (traced as dropped); false if it is not queued.
   bool remove(TaskId task);
+  // Removes the queued futures that were cancelled (each traced as dropped).
+  void purge();
+
+  // AbstractExecutorService (submit.h has the rest).
+  // C++: SubmitOptions::priority, for a PriorityBlockingQueue; a type of its
+  // own so that submit(task, priority) cannot be read as submit(task, result).
+  struct Priority {
+    int value = 0;
+  };
+  // submit(Callable<T>) / submit(Runnable): newTaskFor(task), then
+  // execute(ftask). The future holds the result, or what the task threw.
+  template <class F>
+  auto submit(F task, Priority priority = {}) -> Future<std::invoke_result_t<F&>> {
+    auto ftask = new_task_for<std::invoke_result_t<F&>>(std::move(task));
+    execute_future(ftask, priority.value);
+    return ftask;
+  }
+  // submit(Runnable task, T result): get() gives `result` once task has run.
+  template <class F, class T>
+  requires(!std::is_same_v<T, Priority>) Future<T> submit(F task, T result) {
+    return submit([task = std::move(task), result = std::move(result)]() mutable -> T {
+      task();
+      return result;
+    });
+  }
+  // invokeAll: runs every task, waits for all, returns their futures in order.
+  template <class V>
+  std::vector<Future<V>> invoke_all(std::vector<std::move_only_function<V()>> tasks);
+  // Timed invokeAll: the tasks not done when `timeout` (pool's clock) passes are cancelled.
+  template <class V>
+  std::vector<Future<V>> invoke_all(std::vector<std::move_only_function<V()>> tasks, Nanos timeout);
+  // invokeAny: the result of one task that returned; ExecutionException if
+  // none did; the others are cancelled.
+  template <class V>
+  V invoke_any(std::vector<std::move_only_function<V()>> tasks);
+  // Timed invokeAny: TimeoutException if none returned in time.
+  template <class V>
+  V invoke_any(std::vector<std::move_only_function<V()>> tasks, Nanos timeout);
+
+  // newTaskFor(callable): the FutureTask submit() executes, on the pool's clock.
+  template <class V>
+  Future<V> new_task_for(std::move_only_function<V()> callable, std::move_only_function<void()> done = {}) {
+    return std::make_shared<FutureTask<V>>(std::move(callable), trace_.clock(), std::move(done));
+  }
+  // C++: execute(ftask), returning the fate (the Pool adapter's submitWith=submit).
+  template <class V>
+  SubmitResult execute_future(const Future<V>& ftask, int priority = 0) {
+    Runnable r{{trace_.submitted(), [ftask] { ftask->run(); }}, priority};
+    r.future = ftask;
+    return execute(std::move(r));
+  }
 
   // Settings. The setters throw IllegalArgumentException as Java's do.
   void set_core_pool_size(int corePoolSize);
@@ -100,8 +164,8 @@ class ThreadPoolExecutor {
   int get_largest_pool_size() const;
   std::int64_t get_task_count() const;
   std::int64_t get_completed_task_count() const;
-  std::string to_string()
-      const;  // "[Running, pool size = 2, active threads = 1, queued tasks = 0, completed tasks = 5]"
+  // "[Running, pool size = 2, active threads = 1, queued tasks = 0, completed tasks = 5]"
+  std::string to_string() const;
 
   PoolTrace& trace() { return trace_; }
   const PoolTrace& trace() const { return trace_; }
@@ -132,12 +196,21 @@ class ThreadPoolExecutor {
   std::vector<Runnable> drainQueue();
   bool remove(Runnable& command);  // execute's recheck: takes the task back out of the queue
 
-  // `why` (C++): the rule the trace names for the new worker.
+  // C++: `why` is the rule the trace names for the new worker.
   bool addWorker(Runnable* firstTask, bool core, Label why);
   void addWorkerFailed(Worker* w);
   void processWorkerExit(Worker& w, bool completedAbruptly);
   Runnable getTask(Worker& w);
   void runWorker(Worker& w);
+
+  // C++: getTask's trace bookkeeping, one call per decision (thread_pool_executor.cpp).
+  struct IdleWait;
+  Runnable workerExits(Worker& w, Label why);
+  Runnable workerCulled(Worker& w, int wc, const IdleWait& idle);
+  Runnable tookTask(Worker& w, Runnable r, Label how);
+
+  template <class V>
+  V doInvokeAny(std::vector<std::move_only_function<V()>>& tasks, bool timed, Nanos timeout);
 
   PoolTrace trace_;
   std::atomic<int> ctl_{ctlOf(RUNNING, 0)};
@@ -162,3 +235,5 @@ class ThreadPoolExecutor {
 };
 
 }  // namespace poolscope::java
+
+#include "pools/java/submit.h"  // the templates above

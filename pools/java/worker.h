@@ -4,7 +4,8 @@
 // idle ones: interruptIdleWorkers interrupts only the workers it can
 // tryLock, and getActiveCount counts the locked ones. Its state is -1 until
 // runWorker starts (a new worker cannot be interrupted), then 0 (unlocked)
-// or 1 (locked). Java builds it on AbstractQueuedSynchronizer; ours is an
+// or 1 (locked).
+// C++: Java builds the lock on AbstractQueuedSynchronizer; this one is an
 // atomic int that waits with atomic wait/notify.
 #pragma once
 
@@ -21,8 +22,9 @@ namespace poolscope::java {
 class ThreadPoolExecutor::Worker {
  public:
   // Java: Worker(Runnable firstTask), which asks the pool's thread factory
-  // for its thread. Ours gets its first task from addWorker once it is
-  // added (so that a failed addWorker leaves the task with the caller).
+  // for its thread.
+  // C++: the worker gets its first task from addWorker once it is added (so
+  // that a failed addWorker leaves the task with the caller).
   Worker(ThreadPoolExecutor& pool, WorkerId id);
 
   void lock();
@@ -61,7 +63,7 @@ class ThreadPoolExecutor::Worker {
   std::list<Worker>::iterator self_;  // its place in WorkerThreads
 };
 
-// C++ only. Java's threads are garbage-collected when they end; ours must be
+// C++: Java's threads are garbage-collected when they end; ours must be
 // joined by another thread. Each Worker lives here from its creation until
 // its thread has been joined; addWorker joins the threads that have ended,
 // close() waits for and joins them all.

@@ -76,7 +76,10 @@ void PoolMetrics::add(const Event& e) {
       Pending& p = pending_[e.task];
       p.started = t;
       if (p.submitted >= 0) queue_wait_.push_back(t - p.submitted);
-      if (e.worker != 0) lane(e.worker).slices.push_back({t, -1, e.task, false});
+      if (e.worker != 0)
+        lane(e.worker).slices.push_back({t, -1, e.task, false});
+      else
+        ++s.ran_by_caller;
       break;
     }
     case EventKind::task_finished:

@@ -65,6 +65,7 @@ struct Summary {
   std::map<std::string, std::uint64_t> reaped_by_rule;  // by mechanism
   std::map<std::string, std::uint64_t> exited_by_rule;
   std::uint64_t workers_spawned = 0, workers_reaped = 0, workers_exited = 0;
+  std::uint64_t ran_by_caller = 0;  // tasks started on the submitting thread (worker 0: CallerRunsPolicy)
   Percentiles queue_wait;  // submitted -> started
   Percentiles service;     // started -> ended
   Percentiles end_to_end;  // submitted -> ended

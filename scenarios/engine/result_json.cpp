@@ -151,6 +151,7 @@ json summary_json(const metrics::Summary& s, const PoolOutcome& pool, bool trace
   j["peak_blocked"] = s.peak_blocked;
   j["submission_lateness_s"] = lateness_json(pool.lateness);
   j["children_refused"] = pool.children_refused;
+  j["ran_by_caller"] = s.ran_by_caller;
   j["process"] = pool.cpu_seconds ? json{{"cpu_s", *pool.cpu_seconds},
                                          {"peak_rss_bytes", *pool.peak_rss_bytes},
                                          {"threads_created", *pool.threads_created}}

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "pools/java/interrupt.h"
+
 namespace poolscope::scenario {
 
 void CancelScope::cancel() {
@@ -80,7 +82,11 @@ void run_task(const TaskInstance& t, TaskContext& ctx) {
     const double scale = ctx.time_scale.load(std::memory_order_relaxed);
     spin_for(Nanos(static_cast<std::int64_t>(static_cast<double>(t.duration.count()) / scale)));
   } else if (t.duration > Nanos(0)) {
-    ctx.clock->sleep_for(t.duration);
+    // Thread.sleep: a pool that interrupts its running tasks (java's
+    // shutdownNow, Future.cancel(true)) ends the sleep early, and the task
+    // throws InterruptedException, as an uncaught one would in Java. On
+    // other pools' threads nobody interrupts, so this is the clock's sleep.
+    java::sleep_for(*ctx.clock, t.duration);
   }
   if (!t.children.empty()) {
     auto children = std::make_shared<Countdown>(static_cast<int>(t.children.size()));

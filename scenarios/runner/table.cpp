@@ -71,6 +71,7 @@ void print_summary_table(std::ostream& out, const scenario::Scenario& sc, const 
                            {"utilisation", {}},
                            {"queue peak", {}},
                            {"blocked submitters peak", {}},
+                           {"ran by caller", {}},
                            {"submit lateness p99", {}},
                            {"invariant", {}},
                            {"status", {}}};
@@ -103,6 +104,7 @@ void print_summary_table(std::ostream& out, const scenario::Scenario& sc, const 
         num(100 * s.utilisation, 0) + "%",
         std::to_string(s.peak_queued),
         std::to_string(s.peak_blocked),
+        std::to_string(s.ran_by_caller),
         lateness(p.lateness),
         problem.empty() ? "holds" : "BREACH",
         p.stall ? (p.shutdown_hung ? "STALLED, hung" : "STALLED") : "ok",

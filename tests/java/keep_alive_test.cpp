@@ -2,6 +2,7 @@
 // live settings change that.
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <deque>
 #include <mutex>
 
@@ -120,6 +121,15 @@ class LateTaskQueue final : public BlockingQueue {
     return q_.empty() ? Runnable{} : pop();
   }
   Runnable remove(TaskId) override { return {}; }
+  int remaining_capacity() const override { return INT_MAX; }
+  TaskId peek() const override {
+    std::lock_guard g(m_);
+    return q_.empty() ? 0 : q_.front().id;
+  }
+  void for_each(const std::function<void(const Runnable&)>& f) const override {
+    std::lock_guard g(m_);
+    for (const Runnable& r : q_) f(r);
+  }
   bool contains(TaskId task) const override {
     std::lock_guard g(m_);
     return std::any_of(q_.begin(), q_.end(), [&](const Runnable& r) { return r.id == task; });

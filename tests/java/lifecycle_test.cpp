@@ -182,6 +182,9 @@ class InterruptCheckingQueue final : public BlockingQueue {
   bool contains(TaskId task) const override { return inner.contains(task); }
   std::vector<Runnable> drain_to() override { return inner.drain_to(); }
   std::size_t size() const override { return inner.size(); }
+  int remaining_capacity() const override { return inner.remaining_capacity(); }
+  TaskId peek() const override { return inner.peek(); }
+  void for_each(const std::function<void(const Runnable&)>& f) const override { inner.for_each(f); }
   void wake_takers() override { inner.wake_takers(); }
 
  private:
