@@ -52,7 +52,9 @@ class Pool {
   // inside submit() are woken and get Fate::closed. Then finishes as `mode`
   // says; with `now`, every task still waiting is dropped (a task_dropped
   // event each) before shutdown waits for the running ones. Running tasks
-  // always run to the end (C++ cannot stop a thread safely). Returns once
+  // run to the end (C++ cannot stop a thread safely), unless the design
+  // interrupts them as its original does (Java's shutdownNow) and they
+  // look (pools/core/interrupt.h: the scenario's sleep tasks do). Returns once
   // every thread the pool started has been joined; never waits on the pool's
   // clock (a manual clock may never move). Idempotent; a second call (either
   // mode) only waits for the first.

@@ -20,49 +20,16 @@
 #include <mutex>
 
 #include "pools/core/clock.h"
+#include "pools/core/interrupt.h"
 #include "pools/java/exceptions.h"
 
 namespace poolscope::java {
 
-class InterruptFlag {
- public:
-  // Thread.interrupt(), as far as the flag goes: sets it and unparks the thread.
-  void set() {
-    flag_.store(true, std::memory_order_release);
-    std::lock_guard g(m_);
-    wake_.notify_all();
-  }
-  bool is_set() const { return flag_.load(std::memory_order_acquire); }
-  // Thread.interrupted(): reads and clears the status.
-  bool test_and_clear() { return flag_.exchange(false, std::memory_order_acq_rel); }
-
-  // LockSupport.unpark(thread): gives the thread a permit, waking its park.
-  void unpark() {
-    std::lock_guard g(m_);
-    permit_ = true;
-    wake_.notify_all();
-  }
-  // LockSupport.parkUntil on `clock`: returns when unparked (using the
-  // permit), when interrupted (the status stays set), at `deadline`, or
-  // spuriously; callers re-check what they wait for.
-  void park_until(Clock& clock, Time deadline) {
-    std::unique_lock g(m_);
-    if (!permit_ && !is_set() && clock.now() < deadline) wake_.wait_until(g, clock, deadline);
-    permit_ = false;
-  }
-
- private:
-  std::atomic<bool> flag_{false};
-  std::mutex m_;
-  CondVar wake_;
-  bool permit_ = false;  // guarded by m_
-};
-
-// Thread.currentThread()'s interrupt status: the running worker's flag on a
-// pool thread, the thread's own elsewhere.
-InterruptFlag& current_interrupt();
-// C++: runWorker's, while the worker runs (nullptr: back to the thread's own).
-void set_current_interrupt(InterruptFlag* flag);
+// C++: the flag itself is the core's (pools/core/interrupt.h), so that the
+// scenario engine's sleep tasks see it without knowing Java.
+using poolscope::current_interrupt;
+using poolscope::InterruptFlag;
+using poolscope::set_current_interrupt;
 
 // What Lock.lockInterruptibly() and Condition.await() do on entry and on
 // every wake-up: an interrupted thread stops waiting, its status cleared.
@@ -75,13 +42,7 @@ inline void throw_if_interrupted(InterruptFlag& self) {
 // bodies use it where a Java task would call Thread.sleep, so that
 // shutdownNow() and Future.cancel(true) end the sleep as they do in Java.
 inline void sleep_for(Clock& clock, Nanos d) {
-  InterruptFlag& self = current_interrupt();
-  const Time deadline = clock.now() + d;
-  for (;;) {
-    throw_if_interrupted(self);
-    if (clock.now() >= deadline) return;
-    self.park_until(clock, deadline);
-  }
+  if (!sleep_interruptibly(clock, d)) throw InterruptedException();
 }
 
 // Condition.await(): waits until signalled; throws if interrupted.

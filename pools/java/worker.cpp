@@ -2,14 +2,6 @@
 
 namespace poolscope::java {
 
-namespace {
-thread_local InterruptFlag own_interrupt;              // any thread's own status
-thread_local InterruptFlag* current = &own_interrupt;  // a worker's while it runs
-}  // namespace
-
-InterruptFlag& current_interrupt() { return *current; }
-void set_current_interrupt(InterruptFlag* flag) { current = flag ? flag : &own_interrupt; }
-
 ThreadPoolExecutor::Worker::Worker(ThreadPoolExecutor& pool, WorkerId id) : id(id), pool_(pool) {
   // Last, once every member the new thread may touch is initialized.
   thread = pool.get_thread_factory()->newThread([this] { run(); });

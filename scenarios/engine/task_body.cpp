@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "pools/java/interrupt.h"
+#include "pools/core/interrupt.h"
 
 namespace poolscope::scenario {
 
@@ -84,9 +84,10 @@ void run_task(const TaskInstance& t, TaskContext& ctx) {
   } else if (t.duration > Nanos(0)) {
     // Thread.sleep: a pool that interrupts its running tasks (java's
     // shutdownNow, Future.cancel(true)) ends the sleep early, and the task
-    // throws InterruptedException, as an uncaught one would in Java. On
+    // throws, as one with an uncaught InterruptedException would in Java. On
     // other pools' threads nobody interrupts, so this is the clock's sleep.
-    java::sleep_for(*ctx.clock, t.duration);
+    if (!sleep_interruptibly(*ctx.clock, t.duration))
+      throw std::runtime_error("scenario task interrupted while sleeping (Thread.sleep's InterruptedException)");
   }
   if (!t.children.empty()) {
     auto children = std::make_shared<Countdown>(static_cast<int>(t.children.size()));
