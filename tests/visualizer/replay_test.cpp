@@ -194,3 +194,28 @@ TEST_CASE("replay: going back rebuilds the metrics from the nearest snapshot, no
   check_same(r.at_cursor(), prefix(f, r.position()));
   CHECK(r.snapshots() == r.size() / every);  // none taken twice
 }
+
+TEST_CASE("replay: the workers at the end of the workload and the submit lateness are the runner's (issue 21)") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read());
+  // two_pools(): 1 s of bursts, then 600 ms quiet.
+  CHECK(r.workload_end() == 1'600'000'000);
+  CHECK(r.workload_end() == w.run.outcome.workload_end.count());
+  REQUIRE(r.lateness().size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& summary = r.file().pools[i].summary;
+    // "workers final" as the runner wrote it: the counters where the workload ended, not at the end of the trace.
+    CHECK(r.metrics().pools()[i].summary(r.workload_end()).final_workers ==
+          summary["workers"]["final"].get<std::uint32_t>());
+    CHECK(r.lateness()[i].known);
+    CHECK(r.lateness()[i].max == std::llround(summary["submission_lateness_s"]["max"].get<double>() * 1e9));
+    CHECK(r.lateness()[i].p99 <= r.lateness()[i].max);
+  }
+  bool seen = false;
+  r.with_frame([&](const Frame& f) {
+    seen = true;
+    CHECK(f.workload_end == r.workload_end());
+    CHECK(f.lateness.size() == 2);
+  });
+  CHECK(seen);
+}

@@ -53,13 +53,49 @@ std::unique_ptr<LiveSession> default_scenario() {
   return std::make_unique<LiveSession>(doc, "(built in)", std::filesystem::current_path());
 }
 
-// A result's first bytes name its format; anything else is taken for a scenario.
+// A result names its format in its top-level "format" key, wherever that is
+// in the file; anything else is taken for a scenario. Reads up to that key
+// (the runner writes it first), without building the document.
 bool is_result(const std::filesystem::path& file) {
+  struct Sax : json::json_sax_t {
+    int depth = 0;
+    bool format_next = false, found = false;
+    bool stop(bool more) { return more && !found; }
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t) override { return scalar(); }
+    bool number_unsigned(number_unsigned_t) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool binary(binary_t&) override { return scalar(); }
+    bool string(string_t& v) override {
+      if (format_next && v == scenario::kResultFormat) found = true;
+      return scalar();
+    }
+    bool scalar() {
+      format_next = false;
+      return !found;
+    }
+    bool start_object(std::size_t) override {
+      format_next = false;
+      ++depth;
+      return true;
+    }
+    bool end_object() override { return --depth > 0; }
+    bool start_array(std::size_t) override {
+      format_next = false;
+      return depth++ > 0;  // a top-level array is no result
+    }
+    bool end_array() override { return --depth > 0; }
+    bool key(string_t& k) override {
+      format_next = depth == 1 && k == "format";
+      return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const json::exception&) override { return false; }
+  } sax;
   std::ifstream in(file);
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  return head.find(scenario::kResultFormat) != std::string::npos;
+  if (!in) return false;
+  json::sax_parse(in, &sax);
+  return sax.found;
 }
 
 // The run's metrics so far, for an export, holding the engine's metrics lock
@@ -111,7 +147,7 @@ App::App(const Options& options)
   if (options.tab == "scenario") ui_.tab_request = Tab::scenario;
 
   if (!options.replay.empty())
-    open(options.replay);
+    open(options.replay, Kind::result);  // --replay: a result, whatever the file is
   else if (!options.scenario.empty())
     open(scenario::resolve_scenario(options.scenario));
   if (!live_ && !replay_) {
@@ -139,9 +175,14 @@ App::App(const Options& options)
 
 App::~App() = default;
 
-void App::open(const std::filesystem::path& file) {
+void App::open(const std::filesystem::path& file, Kind kind) {
   try {
-    if (is_result(file))
+    if (kind == Kind::result && !is_result(file) && std::filesystem::exists(file))
+      throw ConfigError("", file.string() + " is not a result (its top-level \"format\" is not \"" +
+                                std::string(scenario::kResultFormat) +
+                                "\"): --replay replays a result written by `poolscope run SCENARIO --events --out "
+                                "FILE`; a scenario runs live with --scenario, or given alone");
+    if (kind == Kind::result || (kind == Kind::any && is_result(file)))
       open_replay(std::make_unique<Replay>(scenario::load_result(file)));
     else
       open_scenario(LiveSession::load(file));
@@ -289,6 +330,14 @@ void App::frame() {
 }
 
 void App::build(const Frame& f) {
+  // Each pool in its design's colour, the same in every scenario: the run's
+  // pools, or before a run, the scenario's.
+  designs_.clear();
+  if (!f.metrics.pools().empty())
+    for (const metrics::PoolMetrics& p : f.metrics.pools()) designs_.push_back(p.info().design);
+  else if (live_ && live_->scenario())
+    for (const auto& p : live_->scenario()->pools) designs_.push_back(p.design);
+  ui_.pool_colours = plot::pool_colours(ui_.palette(), designs_);
   Context cx{ui_, f, live_.get(), replay_.get(), later_};
   shortcuts(cx);
   const ImGuiViewport* vp = ImGui::GetMainViewport();

@@ -66,7 +66,9 @@ class App {
   bool headless_step();
 
   // A scenario runs live, a result replays; which is decided by the file's content.
-  void open(const std::filesystem::path& file);
+  // `kind` any: a result if its "format" says so (--replay: a result, or an error).
+  enum class Kind { any, result };
+  void open(const std::filesystem::path& file, Kind kind = Kind::any);
   void open_scenario(std::unique_ptr<LiveSession> session);
   void open_replay(std::unique_ptr<Replay> replay);
   void show_scenario();  // the view: the scenario's whole timeline, following the run
@@ -88,6 +90,7 @@ class App {
   FileDialog dialog_;
   FrameTimes times_;
   std::vector<std::function<void()>> later_;
+  std::vector<std::string> designs_;  // this frame's pools' designs, for their colours
   std::optional<std::filesystem::path> screenshot_;  // written after this frame renders
 
   float base_scale_;           // the display's content scale, or --ui-scale

@@ -279,7 +279,7 @@ void App::toolbar(Context& cx) {
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < ui_.px(260)) ImGui::NewLine();
     const std::string& pool = r.file().pools[e->pool].info.name;
-    swatch(ui_.palette().pool(e->pool));
+    swatch(ui_.pool_colour(e->pool));
     const std::string text = at_time(e->time) + " " + pool + ": " + describe(*e);
     const bool cut = elided_text(text, ImGui::GetContentRegionAvail().x);
     if ((cut || e->rule != kNoLabel) && ImGui::IsItemHovered()) {

@@ -57,7 +57,12 @@ struct Ui {
   bool status_error = false;
   double status_time = -100;
 
+  // Each pool's colour this frame, by position: its design's (App::build).
+  std::vector<plot::Rgba> pool_colours;
   const plot::Palette& palette() const { return plot::palette(palette_kind); }
+  plot::Rgba pool_colour(std::size_t p) const {
+    return p < pool_colours.size() ? pool_colours[p] : palette().pool(p);
+  }
   plot::TimeMap map() const { return axis.map(time_x0, time_x1); }
   float px(float v) const { return v * scale; }
   void say(std::string message, bool error = false) {

@@ -185,7 +185,7 @@ void LanesView::draw(Context& cx, float y, float height) {
       else
         dl->AddTriangleFilled({ax, ty + th * 0.25f}, {ax + th * 0.6f, ty + th * 0.25f},
                               {ax + th * 0.3f, ty + th * 0.75f}, IM_COL32(200, 200, 200, 255));
-      dl->AddRectFilled({ax + th, ty + th * 0.2f}, {ax + th * 1.6f, ty + th * 0.8f}, col(palette.pool(p)), 2);
+      dl->AddRectFilled({ax + th, ty + th * 0.2f}, {ax + th * 1.6f, ty + th * 0.8f}, col(ui.pool_colour(p)), 2);
       char text[240];
       std::snprintf(text, sizeof text, "%s: %zu workers alive, %zu ever%s", pool.info().name.c_str(), rows.alive,
                     rows.ever, rows.callers > 0 ? "; the caller runs tasks too (top lane)" : "");
@@ -208,7 +208,7 @@ void LanesView::draw(Context& cx, float y, float height) {
         plot::visible_spans<metrics::TaskSlice>(lane->slices, now, map, spans_);
         for (const plot::Span& s : spans_) {
           const bool threw = s.count == 1 && lane->slices[s.first].threw;
-          dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : palette.pool(p)));
+          dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : ui.pool_colour(p)));
         }
       };
       const bool row_hovered = hovered && !dragging_ && mouse.y >= top && mouse.y < top + row_h &&

@@ -65,7 +65,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     const ImVec2 r0{ui.time_x0, y}, r1{ui.time_x1, y + row_height - ui.px(2)};
     dl->AddRectFilled(r0, r1, IM_COL32(28, 28, 33, 255));
     dl->AddRectFilled({ui.time_x0 - ui.px(106), y + ui.px(5)}, {ui.time_x0 - ui.px(96), y + ui.px(15)},
-                      col(palette.pool(p)), 2);
+                      col(ui.pool_colour(p)), 2);
     dl->AddText({ui.time_x0 - ui.px(92), y + ui.px(2)}, IM_COL32(220, 220, 220, 255), pool.info().name.c_str());
     const bool hovered_row =
         mouse.y >= r0.y && mouse.y < r1.y && ImGui::IsWindowHovered() && !ImGui::IsMouseDragging(0);
@@ -92,7 +92,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
           const unsigned bit = 1u << static_cast<unsigned>(m.kind);
           if (seen & bit) continue;
           seen |= bit;
-          Look l = look(palette, m, palette.pool(p));
+          Look l = look(palette, m, ui.pool_colour(p));
           const float gy = l.lower ? r0.y + (r1.y - r0.y) * 0.72f : r0.y + (r1.y - r0.y) * 0.3f;
           glyph(dl, l.glyph, {b.x + dx, gy}, b.count > 1 ? r * 1.15f : r, col(l.colour));
           dx += r * 1.2f;
@@ -119,7 +119,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
       const auto& first = pool.markers()[ids[hover->first]];
       const auto& last = pool.markers()[ids[hover->first + hover->count - 1]];
       ImGui::BeginTooltip();
-      swatch(palette.pool(p));
+      swatch(ui.pool_colour(p));
       if (hover->count == 1)
         ImGui::Text("%s at %s", pool.info().name.c_str(), plot::format_time(static_cast<double>(first.t)).c_str());
       else
@@ -153,7 +153,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     dl->AddText({x + 2.6f * r, y + ui.px(1)}, IM_COL32(180, 180, 190, 255), text.c_str());
     x += width + ui.px(14);
   };
-  item(Glyph::up, palette.pool(0), "spawned");
+  item(Glyph::up, ui.pool_colour(0), "spawned");
   for (std::size_t i = 0; i < mechanisms_.size(); ++i)
     item(Glyph::down, palette.mechanism(label_code(mechanisms_[i])),
          "reaped: " + std::string(label_code(mechanisms_[i])));

@@ -71,7 +71,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
       points_.resize(line_.size());
       for (std::size_t i = 0; i < line_.size(); ++i) points_[i] = {line_[i].x, line_[i].y};
       // A whole number of pixels thick: ImGui then anti-aliases with a texture, half the vertices.
-      dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), col(palette.pool(p)), 0,
+      dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), col(ui.pool_colour(p)), 0,
                       std::max(1.0f, std::round(ui.px(1.6f))));
     }
     dl->PopClipRect();
@@ -100,7 +100,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
       for (std::size_t p = 0; p < pools.size(); ++p) {
         const PoolIndex& ix = cx.frame.index.pool(p);
         auto i = t <= series_end(cx, pools[p]) ? plot::point_at(ix.times, t) : std::nullopt;
-        swatch(palette.pool(p));
+        swatch(ui.pool_colour(p));
         if (i)
           ImGui::Text("%-14s %u", pools[p].info().name.c_str(), ix.values[static_cast<std::size_t>(c)][*i]);
         else
@@ -111,9 +111,9 @@ float PlotsView::draw(Context& cx, float y, float height) {
         const auto& values = ix.values[static_cast<std::size_t>(c)];
         const float hx = static_cast<float>(map.to_x(static_cast<double>(ix.times[hit->point])));
         const float hy = static_cast<float>(vm.to_y(values[hit->point]));
-        dl->AddCircle({hx, hy}, ui.px(4), col(palette.pool(hit->pool)), 12, ui.px(1.5f));
+        dl->AddCircle({hx, hy}, ui.px(4), col(ui.pool_colour(hit->pool)), 12, ui.px(1.5f));
         ImGui::Separator();
-        swatch(palette.pool(hit->pool));
+        swatch(ui.pool_colour(hit->pool));
         ImGui::Text("%s: %u -> %u at %s", pools[hit->pool].info().name.c_str(),
                     hit->point > 0 ? values[hit->point - 1] : 0u, values[hit->point],
                     plot::format_time(static_cast<double>(ix.times[hit->point])).c_str());

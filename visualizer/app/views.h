@@ -73,9 +73,17 @@ class TimelineView {
 class CompareView {
  public:
   void draw(Context& cx);
+  // A pool's column: the runner's summary (workers final read at the end of
+  // the workload, once it is past), with what the summary does not hold.
+  struct Cell : metrics::Summary {
+    std::uint32_t now_workers = 0;  // at the frame's moment
+    bool after_workload = false;    // the frame's moment is past the workload's end
+    SubmitLateness late;
+  };
 
  private:
-  std::vector<metrics::Summary> summaries_;
+  std::vector<Cell> summaries_;
+  bool after_workload_ = false, lateness_known_ = false;
   std::uint64_t version_ = ~0ULL;  // the event count they were computed at
   double computed_at_ = -1;
 };

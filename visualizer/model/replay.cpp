@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "pools/core/duration.h"
+
 namespace poolscope::gui {
 
 Replay::Replay(scenario::ResultFile file, std::size_t snapshot_every) : file_(std::move(file)) {
@@ -23,6 +25,39 @@ Replay::Replay(scenario::ResultFile file, std::size_t snapshot_every) : file_(st
     keys_.push_back(last);
   }
   at_cursor_.set_pools(file_.pool_infos());
+  // The end of the workload: the phases, one after another (each pool's own
+  // clock in a sequential schedule starts at 0 too).
+  if (const json* phases = file_.scenario.is_object() && file_.scenario.contains("phases") ? &file_.scenario["phases"]
+                                                                                           : nullptr;
+      phases && phases->is_array()) {
+    std::int64_t end = 0;
+    bool ok = true;
+    for (const json& p : *phases) {
+      auto d = p.is_object() && p.contains("duration") && p["duration"].is_string()
+                   ? parse_duration(p["duration"].get<std::string>())
+                   : std::nullopt;
+      if (!d) {
+        ok = false;
+        break;
+      }
+      end += d->count();
+    }
+    if (ok) workload_end_ = end;
+  }
+  for (const scenario::ResultPool& p : file_.pools) {
+    SubmitLateness l;
+    const json& s = p.summary;
+    if (s.is_object() && s.contains("submission_lateness_s") && s["submission_lateness_s"].is_object()) {
+      const json& j = s["submission_lateness_s"];
+      if (j.value("count", 0) > 0 && j.contains("p99") && j["p99"].is_number() && j.contains("max") &&
+          j["max"].is_number()) {
+        l.known = true;
+        l.p99 = static_cast<std::int64_t>(j["p99"].get<double>() * 1e9 + 0.5);
+        l.max = static_cast<std::int64_t>(j["max"].get<double>() * 1e9 + 0.5);
+      }
+    }
+    lateness_.push_back(l);
+  }
 }
 
 void Replay::set_position(std::size_t p) { position_ = std::min(p, keys_.size()); }
@@ -98,7 +133,9 @@ void Replay::with_frame(const std::function<void(const Frame&)>& f) {
           .events = file_.events,
           .now = time_,
           .replay = true,
-          .at_now = at_cursor_});
+          .at_now = at_cursor_,
+          .workload_end = workload_end_,
+          .lateness = lateness_});
 }
 
 }  // namespace poolscope::gui

@@ -60,6 +60,9 @@ class Replay {
   std::size_t snapshot_every() const { return snapshot_every_; }
 
   void with_frame(const std::function<void(const Frame&)>& f);
+  // When the workload ended (the sum of the scenario's phases), -1 if the file does not say.
+  std::int64_t workload_end() const { return workload_end_; }
+  const std::vector<SubmitLateness>& lateness() const { return lateness_; }
 
  private:
   void set_position(std::size_t p);
@@ -83,6 +86,8 @@ class Replay {
   std::size_t snapshot_every_;
   std::vector<std::pair<std::size_t, metrics::RunMetrics>> snapshots_;  // (position, the metrics as of it), sorted
   std::size_t last_rebuild_events_ = 0;
+  std::int64_t workload_end_ = -1;            // the scenario's phases, summed
+  std::vector<SubmitLateness> lateness_;      // from the file's summaries
 };
 
 }  // namespace poolscope::gui
