@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <thread>
 
 #include "pools/core/registry.h"
 #include "scenarios/engine/atomic_file.h"
@@ -171,6 +172,7 @@ App::App(const Options& options)
     ui_.axis.set_follow(false);
   }
   started_ = Clock::now();
+  load_since_ = started_;
 }
 
 App::~App() = default;
@@ -323,6 +325,23 @@ void App::frame() {
   }
   window_.present();
 
+  // The GUI's load on the machine, over about a second; during a live run
+  // frames are paced to 30 a second, leaving the pools the rest.
+  load_cpu_ += thread_cpu_ms() - cpu0;
+  const double window_ms = std::chrono::duration<double, std::milli>(Clock::now() - load_since_).count();
+  if (window_ms >= 1000) {
+    ui_.render_load = load_cpu_ / window_ms;
+    ui_.cores = std::max(1u, std::thread::hardware_concurrency());
+    // A twentieth of the machine, or OpenGL drawn in software on a few cores.
+    ui_.render_distorts = ui_.render_load / ui_.cores > 0.05 || (window_.software_renderer() && ui_.cores <= 4);
+    load_cpu_ = 0;
+    load_since_ = Clock::now();
+  }
+  if (live_ && live_->state() == LiveSession::State::running && !options_.headless()) {
+    const auto next = wall0 + std::chrono::milliseconds(33);
+    if (Clock::now() < next) std::this_thread::sleep_until(next);
+  }
+
   auto work = std::move(later_);
   later_.clear();
   for (auto& f : work) f();
@@ -338,6 +357,13 @@ void App::build(const Frame& f) {
   else if (live_ && live_->scenario())
     for (const auto& p : live_->scenario()->pools) designs_.push_back(p.design);
   ui_.pool_colours = plot::pool_colours(ui_.palette(), designs_);
+  if (!options_applied_ && !f.metrics.pools().empty()) {  // --hide-pool, --log-plots: once there are pools
+    options_applied_ = true;
+    for (std::size_t p = 0; p < f.metrics.pools().size(); ++p)
+      for (const std::string& name : options_.hide_pools)
+        if (f.metrics.pools()[p].info().name == name) ui_.pools_hidden.insert(p);
+    if (options_.log_plots) ui_.plot_log.fill(true);
+  }
   Context cx{ui_, f, live_.get(), replay_.get(), later_};
   shortcuts(cx);
   const ImGuiViewport* vp = ImGui::GetMainViewport();

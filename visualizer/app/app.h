@@ -38,6 +38,8 @@ struct Options {
   // held) before the screenshot, e.g. along the ruler to scrub a replay.
   std::optional<std::pair<std::pair<float, float>, std::pair<float, float>>> drag;
   float lane_height = 0;
+  std::vector<std::string> hide_pools;  // left out of the plots
+  bool log_plots = false;               // every plot on a log scale
   bool show_help = false;         // the ? overlay
   bool show_frame_times = false;  // the frame-time overlay
   bool no_side_panel = false;     // the timeline takes the whole window
@@ -90,7 +92,10 @@ class App {
   FileDialog dialog_;
   FrameTimes times_;
   std::vector<std::function<void()>> later_;
-  std::vector<std::string> designs_;  // this frame's pools' designs, for their colours
+  std::vector<std::string> designs_;
+  bool options_applied_ = false;  // --hide-pool and --log-plots
+  double load_cpu_ = 0;  // GUI thread CPU ms since load_since_
+  std::chrono::steady_clock::time_point load_since_;  // this frame's pools' designs, for their colours
   std::optional<std::filesystem::path> screenshot_;  // written after this frame renders
 
   float base_scale_;           // the display's content scale, or --ui-scale

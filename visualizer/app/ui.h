@@ -36,6 +36,15 @@ struct Ui {
   std::optional<Tab> tab_request;  // a tab to bring forward (keys 1 2 3)
   double replay_speed = 1;         // scenario seconds per wall second while a replay plays
   std::array<bool, kCounterCount> plots_shown{true, true, true, true, true};
+  // Per plot: a log scale, and the pools left out (right-click a plot).
+  std::array<bool, kCounterCount> plot_log{};
+  std::array<std::set<std::size_t>, kCounterCount> plot_hidden;
+  // Pools left out of every plot (click a pool's name; Ctrl+click: only it).
+  std::set<std::size_t> pools_hidden;
+  bool fold_empty_plots = true;  // a plot at 0 for every pool the whole run is one line
+  bool pool_shown(std::size_t counter, std::size_t p) const {
+    return !pools_hidden.count(p) && !plot_hidden[counter].count(p);
+  }
   std::set<std::size_t> lanes_collapsed;  // pools whose lanes are folded away
   float scale = 1;                        // the UI scale: sizes in px are multiplied by it
   bool side_panel = true;                 // the table, the pools explained, the scenario
@@ -52,6 +61,12 @@ struct Ui {
   std::vector<plot::Tick> ticks;
   std::optional<float> hover_x;      // the mouse, when it is over the timeline
   float plots_y0 = 0, plots_y1 = 0;  // where the counter plots are (screen px), for the smoke test
+
+  // The GUI thread's CPU over the last second, as a share of one core, and
+  // whether that is enough to distort a live run on this machine's cores.
+  double render_load = 0;
+  unsigned cores = 1;
+  bool render_distorts = false;
 
   std::string status;  // the last message: what was saved, what failed
   bool status_error = false;

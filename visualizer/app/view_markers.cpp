@@ -66,7 +66,48 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     dl->AddRectFilled(r0, r1, IM_COL32(28, 28, 33, 255));
     dl->AddRectFilled({ui.time_x0 - ui.px(106), y + ui.px(5)}, {ui.time_x0 - ui.px(96), y + ui.px(15)},
                       col(ui.pool_colour(p)), 2);
-    dl->AddText({ui.time_x0 - ui.px(92), y + ui.px(2)}, IM_COL32(220, 220, 220, 255), pool.info().name.c_str());
+    // The pool's name: the plots' legend. Click hides the pool in every
+    // plot (or shows it again), Ctrl+click shows only it.
+    const bool hidden = ui.pools_hidden.count(p) > 0;
+    {
+      const ImVec2 n0{ui.time_x0 - ui.px(108), y}, n1{ui.time_x0 - ui.px(4), r1.y};
+      const float name_w = n1.x - n0.x - ui.px(16);
+      ImGui::PushClipRect(n0, n1, true);
+      const std::string& name = pool.info().name;
+      std::string shown_name = name;
+      if (ImGui::CalcTextSize(name.c_str()).x > name_w) {
+        while (!shown_name.empty() && ImGui::CalcTextSize((shown_name + "…").c_str()).x > name_w) {
+          shown_name.pop_back();
+          while (!shown_name.empty() && (static_cast<unsigned char>(shown_name.back()) & 0xC0) == 0x80)
+            shown_name.pop_back();
+        }
+        shown_name += "…";
+      }
+      dl->AddText({ui.time_x0 - ui.px(92), y + ui.px(2)},
+                  hidden ? IM_COL32(110, 110, 110, 255) : IM_COL32(220, 220, 220, 255), shown_name.c_str());
+      ImGui::PopClipRect();
+      ImGui::SetCursorScreenPos(n0);
+      ImGui::PushID(static_cast<int>(p));
+      ImGui::InvisibleButton("legend", {n1.x - n0.x, std::max(1.0f, n1.y - n0.y)});
+      if (ImGui::IsItemClicked(0)) {
+        if (ImGui::GetIO().KeyCtrl) {
+          ui.pools_hidden.clear();
+          for (std::size_t q = 0; q < pools.size(); ++q)
+            if (q != p) ui.pools_hidden.insert(q);
+        } else if (hidden) {
+          ui.pools_hidden.erase(p);
+        } else {
+          ui.pools_hidden.insert(p);
+        }
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s (%s)%s\nclick: %s it in the plots; Ctrl+click: only it", name.c_str(),
+                          pool.info().design.c_str(), hidden ? ", hidden in the plots" : "", hidden ? "show" : "hide");
+      ImGui::PopID();
+    }
+    if (hidden)
+      dl->AddLine({ui.time_x0 - ui.px(107), y + ui.px(10)}, {ui.time_x0 - ui.px(95), y + ui.px(10)},
+                  IM_COL32(20, 20, 20, 255), ui.px(2));
     const bool hovered_row =
         mouse.y >= r0.y && mouse.y < r1.y && ImGui::IsWindowHovered() && !ImGui::IsMouseDragging(0);
     std::optional<plot::Bucket> hover;

@@ -104,9 +104,14 @@ void TimelineView::draw(Context& cx) {
   const auto pools = static_cast<float>(cx.frame.metrics.pools().size());
   const float marker_row = ui.px(22);
   const float markers_h = pools * marker_row + ImGui::GetTextLineHeightWithSpacing() + ui.px(4);
-  const auto shown = static_cast<float>(std::count(ui.plots_shown.begin(), ui.plots_shown.end(), true));
-  const float rest = avail.y - ruler_h - markers_h;
-  const float plot_h = shown > 0 ? std::clamp(rest * 0.5f / shown, ui.px(44), ui.px(150)) : 0;
+  // Plots at 0 for every pool fold to a line; the others share half the
+  // room left (more when the lanes have little to show), 44 to 220 px each.
+  float shown = 0, folded = 0;
+  for (Counter c : kCounters)
+    if (ui.plots_shown[static_cast<std::size_t>(c)])
+      (ui.fold_empty_plots && PlotsView::empty(cx.frame, c) ? folded : shown) += 1;
+  const float rest = avail.y - ruler_h - markers_h - folded * PlotsView::folded_height(ui);
+  const float plot_h = shown > 0 ? std::clamp(rest * 0.55f / shown, ui.px(44), ui.px(220)) : 0;
 
   float y = origin.y;
   ruler(cx, {origin.x, y}, ruler_h);

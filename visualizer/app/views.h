@@ -19,6 +19,9 @@ class PlotsView {
  public:
   // Draws the plots shown, `height` px each, from `y`; returns the height used.
   float draw(Context& cx, float y, float height);
+  // Every pool at 0 for the whole run in this counter: the plot folds to a line.
+  static bool empty(const Frame& f, Counter c);
+  static float folded_height(const Ui& ui);
 
  private:
   std::vector<std::vector<plot::ColumnRange>> ranges_;  // per pool, shared by its counters
