@@ -379,15 +379,26 @@ void App::build(const Frame& f) {
 
   // The side panel | a splitter | the timeline.
   const float height = ImGui::GetContentRegionAvail().y;
-  if (ui_.side_panel) {
-    const float left = std::clamp(ui_.px(ui_.left_width), ui_.px(200), ImGui::GetContentRegionAvail().x * 0.6f);
+  // Presentation mode lays out for the screen it has: the timeline first.
+  // The side panel takes at most 30% of the width, and none where that would
+  // leave it too narrow for the table (a 1280-px projector; H shows it).
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const bool side = ui_.side_panel && !(ui_.presentation && avail_w * 0.3f < ui_.px(330));
+  if (side) {
+    const float left = ui_.presentation
+                           ? std::min(ui_.px(ui_.left_width), avail_w * 0.3f)
+                           : std::clamp(ui_.px(ui_.left_width), ui_.px(200), avail_w * 0.6f);
     ImGui::BeginChild("side", {left, height}, true);
+    // Narrow, so its text at a little over the normal size: the timeline is
+    // what the room reads; the table is for the lecturer's pointer.
+    if (ui_.presentation) ImGui::SetWindowFontScale(0.7f);
     if (ImGui::BeginTabBar("tabs")) {
       auto tab = [&](const char* label, Tab t, auto&& draw) {
         ImGuiTabItemFlags flags = ui_.tab_request == t ? ImGuiTabItemFlags_SetSelected : 0;
         if (ImGui::BeginTabItem(label, nullptr, flags)) {
           ui_.tab = t;
           ImGui::BeginChild("content");
+          if (ui_.presentation) ImGui::SetWindowFontScale(0.7f);
           draw();
           ImGui::EndChild();
           ImGui::EndTabItem();

@@ -334,13 +334,23 @@ void App::overlays(Context& cx) {
     ImGui::SetNextWindowBgAlpha(0.94f);
     ImGui::Begin("Keyboard shortcuts", &ui_.show_help,
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse);
-    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
-      for (int i = 0; i < kShortcutCount; ++i) {
+    // One column of keys where the window is tall enough, two side by side
+    // where it is not (a projector at 1280x720 in presentation mode), so
+    // the overlay never runs off the screen.
+    const float row = ImGui::GetTextLineHeightWithSpacing();
+    const int halves = row * (kShortcutCount + 5) > vp->WorkSize.y * 0.9f ? 2 : 1;
+    const int per = (kShortcutCount + halves - 1) / halves;
+    if (ImGui::BeginTable("keys", 2 * halves, ImGuiTableFlags_RowBg)) {
+      for (int i = 0; i < per; ++i) {
         ImGui::TableNextRow();
-        ImGui::TableSetColumnIndex(0);
-        ImGui::TextColored({0.95f, 0.8f, 0.4f, 1}, "%s", kShortcuts[i].keys);
-        ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(kShortcuts[i].what);
+        for (int h = 0; h < halves; ++h) {
+          const int k = h * per + i;
+          if (k >= kShortcutCount) break;
+          ImGui::TableSetColumnIndex(2 * h);
+          ImGui::TextColored({0.95f, 0.8f, 0.4f, 1}, "%s", kShortcuts[k].keys);
+          ImGui::TableSetColumnIndex(2 * h + 1);
+          ImGui::TextUnformatted(kShortcuts[k].what);
+        }
       }
       ImGui::EndTable();
     }

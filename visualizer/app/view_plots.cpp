@@ -125,13 +125,21 @@ float PlotsView::draw(Context& cx, float y, float height) {
       ImGui::EndPopup();
     }
     ImGui::PopID();
-    for (const plot::Tick& t : plot::value_ticks(vm, ImGui::GetTextLineHeight() * 1.6f)) {
-      const auto ty = static_cast<float>(t.pos);
-      dl->AddLine({r0.x, ty}, {r1.x, ty}, IM_COL32(255, 255, 255, 14));
-      // Labels stay inside their plot, so neighbouring plots' labels never meet.
-      ImVec2 size = ImGui::CalcTextSize(t.label.c_str());
-      const float ly = std::clamp(ty - size.y * 0.5f, r0.y, r1.y - size.y);
-      dl->AddText({r0.x - size.x - ui.px(4), ly}, IM_COL32(150, 150, 160, 255), t.label.c_str());
+    {
+      // From the top down, a label only where it does not overlap the one
+      // above (a short plot keeps its top value, not a pile of "250" on "0").
+      const auto ticks = plot::value_ticks(vm, ImGui::GetTextLineHeight() * 1.6f);
+      float free_from = r0.y - 1e6f;
+      for (auto t = ticks.rbegin(); t != ticks.rend(); ++t) {
+        const auto ty = static_cast<float>(t->pos);
+        dl->AddLine({r0.x, ty}, {r1.x, ty}, IM_COL32(255, 255, 255, 14));
+        // Labels stay inside their plot, so neighbouring plots' labels never meet.
+        ImVec2 size = ImGui::CalcTextSize(t->label.c_str());
+        const float ly = std::clamp(ty - size.y * 0.5f, r0.y, r1.y - size.y);
+        if (ly < free_from) continue;
+        dl->AddText({r0.x - size.x - ui.px(4), ly}, IM_COL32(150, 150, 160, 255), t->label.c_str());
+        free_from = ly + size.y;
+      }
     }
     dl->PushClipRect(r0, r1, true);
     time_lines(cx, dl, r0.y, r1.y);
@@ -142,8 +150,10 @@ float PlotsView::draw(Context& cx, float y, float height) {
     std::size_t k = 0;
     for (std::size_t p = 0; p < pools.size(); ++p) {
       if (!ui.pool_shown(cu, p)) continue;
+      // A short plot shifts them by half a width: every colour still shows a sliver.
+      const float step = r1.y - r0.y >= 6 * thick * static_cast<float>(visible) ? thick : thick * 0.5f;
       const float shift = visible > 1 && visible <= 10
-                              ? thick * (static_cast<float>(k) - static_cast<float>(visible - 1) * 0.5f)
+                              ? step * (static_cast<float>(k) - static_cast<float>(visible - 1) * 0.5f)
                               : 0.0f;
       ++k;
       plot::step_line(columns_[p], vm, line_);

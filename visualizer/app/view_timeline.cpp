@@ -110,8 +110,11 @@ void TimelineView::draw(Context& cx) {
   for (Counter c : kCounters)
     if (ui.plots_shown[static_cast<std::size_t>(c)])
       (ui.fold_empty_plots && PlotsView::empty(cx.frame, c) ? folded : shown) += 1;
+  // The lanes keep room for a pool's first rows at least (a projector at 1280x720).
   const float rest = avail.y - ruler_h - markers_h - folded * PlotsView::folded_height(ui);
-  const float plot_h = shown > 0 ? std::clamp(rest * 0.55f / shown, ui.px(44), ui.px(220)) : 0;
+  const float lanes_min = ui.px(110);
+  const float plot_h =
+      shown > 0 ? std::clamp(std::min(rest * (ui.presentation ? 0.65f : 0.55f), rest - lanes_min) / shown, ui.px(26), ui.px(220)) : 0;
 
   float y = origin.y;
   ruler(cx, {origin.x, y}, ruler_h);
