@@ -138,6 +138,34 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
           glyph(dl, l.glyph, {b.x + dx, gy}, b.count > 1 ? r * 1.15f : r, col(l.colour));
           dx += r * 1.2f;
         }
+        // A merged reap glyph says how many it stands for, and by which
+        // mechanism when there is one and room before the next glyph:
+        // "48 cleaner-pass". Counted over at most 2,048 markers a cell.
+        if (b.count > 1 && static_cast<MarkerRow>(row) == MarkerRow::workers) {
+          std::size_t reaps = 0;
+          Label rule = kNoLabel;
+          bool one_rule = true;
+          const std::size_t scan = std::min<std::size_t>(b.count, 2048);
+          for (std::size_t k = 0; k < scan; ++k) {
+            const metrics::Marker& m = pool.markers()[ids[b.first + k]];
+            if (m.kind != EventKind::worker_reaped) continue;
+            ++reaps;
+            if (rule == kNoLabel) rule = m.rule;
+            one_rule = one_rule && label_code(m.rule) == label_code(rule);
+          }
+          if (reaps > 1) {
+            const float next = &b + 1 < buckets_.data() + buckets_.size() ? (&b + 1)->x : r1.x;
+            std::string text = std::to_string(reaps) + (scan < b.count ? "+" : "");
+            const std::string full = one_rule ? text + " " + std::string(label_code(rule)) : text;
+            if (ImGui::CalcTextSize(full.c_str()).x + dx + r < next - b.x) text = full;
+            const float room = next - b.x - dx - r * 0.5f;
+            if (ImGui::CalcTextSize(text.c_str()).x < room || room > ui.px(12)) {
+              ImGui::PushClipRect({b.x, r0.y}, {std::max(b.x + 1, next - ui.px(2)), r1.y}, true);
+              dl->AddText({b.x + dx - r * 0.2f, r0.y - ui.px(1)}, IM_COL32(235, 235, 235, 255), text.c_str());
+              ImGui::PopClipRect();
+            }
+          }
+        }
       }
       if (hovered_row && static_cast<MarkerRow>(row) != MarkerRow::pool) {
         const bool lower = static_cast<MarkerRow>(row) == MarkerRow::tasks;
