@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "pools/core/duration.h"
 #include "pools/core/registry.h"
 #include "scenarios/engine/atomic_file.h"
 #include "scenarios/engine/exports.h"
@@ -363,6 +364,24 @@ void App::build(const Frame& f) {
       for (const std::string& name : options_.hide_pools)
         if (f.metrics.pools()[p].info().name == name) ui_.pools_hidden.insert(p);
     if (options_.log_plots) ui_.plot_log.fill(true);
+  }
+  // The phases, from the scenario as written (a replay's file, the live document).
+  {
+    const json& doc = live_ ? live_->document() : replay_->file().scenario;
+    ui_.phases.clear();
+    std::int64_t t = 0;
+    if (doc.is_object() && doc.contains("phases") && doc["phases"].is_array())
+      for (const json& ph : doc["phases"]) {
+        if (!ph.is_object() || !ph.contains("duration") || !ph["duration"].is_string()) break;
+        auto d = parse_duration(ph["duration"].get<std::string>());
+        if (!d) break;
+        Ui::PhaseBand band;
+        band.name = ph.value("name", "");
+        if (ph.contains("arrival") && ph["arrival"].is_object()) band.kind = ph["arrival"].value("kind", "");
+        band.start = t;
+        band.end = t += d->count();
+        ui_.phases.push_back(std::move(band));
+      }
   }
   Context cx{ui_, f, live_.get(), replay_.get(), later_};
   shortcuts(cx);

@@ -56,6 +56,14 @@ struct Ui {
   }
   bool scrubbing = false;  // the replay cursor was dragged in the last frame
 
+  // The scenario's phases, one after another from 0 (steady, burst, idle ...),
+  // drawn as bands under the ruler and as boundaries through every item.
+  struct PhaseBand {
+    std::string name, kind;  // kind: the arrival ("poisson", "burst", "idle" ...)
+    std::int64_t start = 0, end = 0;
+  };
+  std::vector<PhaseBand> phases;
+
   // This frame's timeline geometry, set by the timeline view for its items.
   float time_x0 = 0, time_x1 = 1;
   std::vector<plot::Tick> ticks;

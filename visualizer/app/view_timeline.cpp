@@ -31,10 +31,22 @@ void navigate(Context& cx, bool wheel_zooms, bool drag_pans) {
     ui.axis.pan(-io.MouseDelta.x * map.ns_per_px());
 }
 
+namespace {
+// The ruler's phase strip: a line of text under the ticks, when there are phases.
+float phase_strip(const Ui& ui) { return ui.phases.empty() ? 0.0f : ImGui::GetTextLineHeight() + ui.px(3); }
+}  // namespace
+
 void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
   const Ui& ui = cx.ui;
   const plot::TimeMap map = ui.map();
   for (const plot::Tick& t : ui.ticks) dl->AddLine({float(t.pos), y0}, {float(t.pos), y1}, IM_COL32(255, 255, 255, 18));
+  // Where a phase begins (burst after steady, idle after burst): dashed.
+  for (std::size_t i = 1; i < ui.phases.size(); ++i) {
+    const auto x = static_cast<float>(map.to_x(static_cast<double>(ui.phases[i].start)));
+    if (x < ui.time_x0 || x > ui.time_x1) continue;
+    for (float y = y0; y < y1; y += ui.px(8))
+      dl->AddLine({x, y}, {x, std::min(y1, y + ui.px(4))}, IM_COL32(255, 230, 160, 70));
+  }
   const auto now_x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
   if (now_x >= ui.time_x0 && now_x <= ui.time_x1) {
     if (cx.frame.replay)
@@ -50,13 +62,46 @@ void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const plot::TimeMap map = ui.map();
   dl->AddRectFilled({ui.time_x0, at.y}, {ui.time_x1, at.y + height}, IM_COL32(40, 40, 46, 255));
+  // The scenario's phases: a band each along the ruler's lower half,
+  // alternately lighter, named where there is room (hover: name, arrival, span).
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const Ui::PhaseBand* hovered_phase = nullptr;
+  if (!ui.phases.empty()) {
+    const float by0 = at.y + height - phase_strip(ui), by1 = at.y + height;
+    dl->PushClipRect({ui.time_x0, by0}, {ui.time_x1, by1}, true);
+    for (std::size_t i = 0; i < ui.phases.size(); ++i) {
+      const Ui::PhaseBand& ph = ui.phases[i];
+      const auto x0 = static_cast<float>(map.to_x(static_cast<double>(ph.start)));
+      const auto x1 = static_cast<float>(map.to_x(static_cast<double>(ph.end)));
+      if (x1 < ui.time_x0 || x0 > ui.time_x1) continue;
+      const ImU32 fill = ph.kind == "idle"    ? IM_COL32(60, 60, 66, 255)
+                         : ph.kind == "burst" ? IM_COL32(120, 96, 60, 255)
+                                              : (i % 2 ? IM_COL32(70, 80, 96, 255) : IM_COL32(80, 92, 110, 255));
+      dl->AddRectFilled({x0, by0 + ui.px(1)}, {x1 - ui.px(1), by1}, fill);
+      std::string label = ph.name;
+      if (!ph.kind.empty() && ph.kind != ph.name) label += " (" + ph.kind + ")";
+      const float tx = std::max(x0, ui.time_x0) + ui.px(3);
+      if (ImGui::CalcTextSize(label.c_str()).x < x1 - tx) {
+        dl->AddText({tx, by0 + ui.px(1)}, IM_COL32(235, 235, 235, 255), label.c_str());
+      } else if (ImGui::CalcTextSize(ph.name.c_str()).x < x1 - tx) {
+        dl->AddText({tx, by0 + ui.px(1)}, IM_COL32(235, 235, 235, 255), ph.name.c_str());
+      }
+      if (mouse.y >= by0 && mouse.y < by1 && mouse.x >= x0 && mouse.x < x1) hovered_phase = &ph;
+    }
+    dl->PopClipRect();
+  }
   for (const plot::Tick& t : ui.ticks) {
-    dl->AddLine({float(t.pos), at.y + height * 0.6f}, {float(t.pos), at.y + height}, IM_COL32(200, 200, 200, 160));
+    const float th = height - phase_strip(ui);  // the ticks' part of the ruler
+    dl->AddLine({float(t.pos), at.y + th * 0.6f}, {float(t.pos), at.y + th}, IM_COL32(200, 200, 200, 160));
     dl->AddText({float(t.pos) + ui.px(3), at.y + ui.px(1)}, IM_COL32(200, 200, 200, 255), t.label.c_str());
   }
   ImGui::SetCursorScreenPos({ui.time_x0, at.y});
   ImGui::InvisibleButton("ruler", {std::max(1.0f, ui.time_x1 - ui.time_x0), height});
-  if (ImGui::IsItemHovered())
+  if (ImGui::IsItemHovered() && hovered_phase)
+    ImGui::SetTooltip("phase %s: %s arrivals, %s to %s", hovered_phase->name.c_str(), hovered_phase->kind.c_str(),
+                      plot::format_time(static_cast<double>(hovered_phase->start)).c_str(),
+                      plot::format_time(static_cast<double>(hovered_phase->end)).c_str());
+  else if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", cx.replay ? "click or drag to move the replay cursor; wheel: zoom"
                                       : "wheel: zoom · drag: pan · double-click: show everything");
   if (cx.replay) {
@@ -71,7 +116,7 @@ void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
     navigate(cx, true, false);
     const auto x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
     if (x >= ui.time_x0 && x <= ui.time_x1) {
-      const float r = height * 0.35f;
+      const float r = (height - phase_strip(ui)) * 0.35f;
       dl->AddTriangleFilled({x - r, at.y}, {x + r, at.y}, {x, at.y + r * 1.4f}, col(ui.palette().cursor));
     }
   } else {
@@ -100,7 +145,7 @@ void TimelineView::draw(Context& cx) {
       mouse.x >= ui.time_x0 && mouse.x <= ui.time_x1)
     ui.hover_x = mouse.x;
 
-  const float ruler_h = ImGui::GetTextLineHeight() + ui.px(6);
+  const float ruler_h = ImGui::GetTextLineHeight() + ui.px(6) + phase_strip(ui);
   const auto pools = static_cast<float>(cx.frame.metrics.pools().size());
   const float marker_row = ui.px(22);
   const float markers_h = pools * marker_row + ImGui::GetTextLineHeightWithSpacing() + ui.px(4);
