@@ -340,6 +340,8 @@ void App::overlays(Context& cx) {
     const float row = ImGui::GetTextLineHeightWithSpacing();
     const int halves = row * (kShortcutCount + 5) > vp->WorkSize.y * 0.9f ? 2 : 1;
     const int per = (kShortcutCount + halves - 1) / halves;
+    // Two columns of presentation-size text are wider than a 1280-px screen.
+    if (halves == 2 && ui_.presentation && vp->WorkSize.x < ui_.px(1250)) ImGui::SetWindowFontScale(0.72f);
     if (ImGui::BeginTable("keys", 2 * halves, ImGuiTableFlags_RowBg)) {
       for (int i = 0; i < per; ++i) {
         ImGui::TableNextRow();

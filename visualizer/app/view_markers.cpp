@@ -72,7 +72,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     {
       const ImVec2 n0{ui.time_x0 - ui.px(108), y}, n1{ui.time_x0 - ui.px(4), r1.y};
       const float name_w = n1.x - n0.x - ui.px(16);
-      ImGui::PushClipRect(n0, n1, true);
+      dl->PushClipRect(n0, n1, true);
       const std::string& name = pool.info().name;
       std::string shown_name = name;
       if (ImGui::CalcTextSize(name.c_str()).x > name_w) {
@@ -85,7 +85,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
       }
       dl->AddText({ui.time_x0 - ui.px(92), y + ui.px(2)},
                   hidden ? IM_COL32(110, 110, 110, 255) : IM_COL32(220, 220, 220, 255), shown_name.c_str());
-      ImGui::PopClipRect();
+      dl->PopClipRect();
       ImGui::SetCursorScreenPos(n0);
       ImGui::PushID(static_cast<int>(p));
       ImGui::InvisibleButton("legend", {n1.x - n0.x, std::max(1.0f, n1.y - n0.y)});
@@ -160,9 +160,11 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
             if (ImGui::CalcTextSize(full.c_str()).x + dx + r < next - b.x) text = full;
             const float room = next - b.x - dx - r * 0.5f;
             if (ImGui::CalcTextSize(text.c_str()).x < room || room > ui.px(12)) {
-              ImGui::PushClipRect({b.x, r0.y}, {std::max(b.x + 1, next - ui.px(2)), r1.y}, true);
+              // The draw list's clip only: ImGui::PopClipRect would leave the
+              // window's clip at the row's, and hide the lanes below.
+              dl->PushClipRect({b.x, r0.y}, {std::max(b.x + 1, next - ui.px(2)), r1.y}, true);
               dl->AddText({b.x + dx - r * 0.2f, r0.y - ui.px(1)}, IM_COL32(235, 235, 235, 255), text.c_str());
-              ImGui::PopClipRect();
+              dl->PopClipRect();
             }
           }
         }
