@@ -143,6 +143,7 @@ App::App(const Options& options)
   ui_.palette_kind = options.colour_blind ? plot::PaletteKind::colour_blind_safe : plot::PaletteKind::standard;
   if (options.lane_height > 0) ui_.lane_height = options.lane_height;
   ui_.show_help = options.show_help;
+  ui_.lanes_by_exit = options.lane_order == "exit";
   ui_.show_frame_times = options.show_frame_times;
   ui_.side_panel = !options.no_side_panel;
   if (options.tab == "pools") ui_.tab_request = Tab::pools;

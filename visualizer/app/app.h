@@ -40,6 +40,7 @@ struct Options {
   float lane_height = 0;
   std::vector<std::string> hide_pools;  // left out of the plots
   bool log_plots = false;               // every plot on a log scale
+  std::string lane_order = "spawn";     // or "exit"
   bool show_help = false;         // the ? overlay
   bool show_frame_times = false;  // the frame-time overlay
   bool no_side_panel = false;     // the timeline takes the whole window

@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
   cli.add_option("--drag", drag, "headless: drag the mouse from X0,Y0 to X1,Y1 first (e.g. along the replay's ruler)");
   cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
   cli.add_option("--hide-pool", o.hide_pools, "leave this pool (by name) out of the plots, as a click on its name does");
+  cli.add_option("--lane-order", o.lane_order, "worker lanes by spawn (default) or by exit")
+      ->check(CLI::IsMember({"spawn", "exit"}));
   cli.add_flag("--log-plots", o.log_plots, "every counter plot on a log scale (click a plot's name for one)");
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");

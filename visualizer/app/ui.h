@@ -31,6 +31,7 @@ struct Ui {
   bool show_help = false;         // the shortcuts overlay
   bool show_frame_times = false;  // the frame-time overlay
   bool lanes_alive_only = true;   // lanes only for workers alive somewhere in the view
+  bool lanes_by_exit = false;     // worker lanes sorted by exit time (else by spawn)
   float lane_height = 12;         // px at scale 1
   Tab tab = Tab::compare;
   std::optional<Tab> tab_request;  // a tab to bring forward (keys 1 2 3)

@@ -8,6 +8,7 @@
 // Rows scroll and fold per pool, only the rows on screen are drawn, and each
 // row only the slices in view (merged below a pixel).
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 
@@ -121,6 +122,22 @@ void LanesView::draw(Context& cx, float y, float height) {
       if (ui.lanes_alive_only && (static_cast<double>(l.end) < map.t0 || static_cast<double>(l.begin) > map.t1))
         continue;
       r.lanes.push_back(&lane);
+    }
+    // Spawn order, or exit order: the workers that left first on top, those
+    // still alive (as of now) below, so a drain reads as a staircase.
+    const auto workers = r.lanes.begin() + static_cast<std::ptrdiff_t>(r.callers);
+    if (ui.lanes_by_exit) {
+      auto exit_key = [&](const metrics::WorkerLane* w) {
+        return w->exited >= 0 && w->exited <= now ? w->exited : std::numeric_limits<std::int64_t>::max();
+      };
+      std::stable_sort(workers, r.lanes.end(), [&](const metrics::WorkerLane* a, const metrics::WorkerLane* b) {
+        const auto ka = exit_key(a), kb = exit_key(b);
+        return ka != kb ? ka < kb : a->spawned < b->spawned;
+      });
+    } else {
+      std::stable_sort(workers, r.lanes.end(), [](const metrics::WorkerLane* a, const metrics::WorkerLane* b) {
+        return a->spawned < b->spawned;
+      });
     }
   }
   // Rows shrink (down to 3 px) to fit the panel before it has to scroll. Each
