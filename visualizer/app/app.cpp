@@ -144,6 +144,7 @@ App::App(const Options& options)
   if (options.lane_height > 0) ui_.lane_height = options.lane_height;
   ui_.show_help = options.show_help;
   ui_.lanes_by_exit = options.lane_order == "exit";
+  ui_.range = options.range;
   ui_.show_frame_times = options.show_frame_times;
   ui_.side_panel = !options.no_side_panel;
   if (options.tab == "pools") ui_.tab_request = Tab::pools;
@@ -441,6 +442,7 @@ void App::build(const Frame& f) {
   timeline_.draw(cx);
   ImGui::EndChild();
   ImGui::End();
+  range_.draw(cx);
   overlays(cx);
   if (auto chosen = dialog_.draw(ui_.scale)) later_.push_back([this, file = *chosen] { open(file); });
 }

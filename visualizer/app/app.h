@@ -41,6 +41,7 @@ struct Options {
   std::vector<std::string> hide_pools;  // left out of the plots
   bool log_plots = false;               // every plot on a log scale
   std::string lane_order = "spawn";     // or "exit"
+  std::optional<std::pair<std::int64_t, std::int64_t>> range;  // a selected time range (ns)
   bool show_help = false;         // the ? overlay
   bool show_frame_times = false;  // the frame-time overlay
   bool no_side_panel = false;     // the timeline takes the whole window
@@ -90,6 +91,7 @@ class App {
   CompareView compare_;
   ExplainView explain_;
   ScenarioView scenario_;
+  RangeView range_;
   FileDialog dialog_;
   FrameTimes times_;
   std::vector<std::function<void()>> later_;

@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
   cli.add_option("--drag", drag, "headless: drag the mouse from X0,Y0 to X1,Y1 first (e.g. along the replay's ruler)");
   cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
   cli.add_option("--hide-pool", o.hide_pools, "leave this pool (by name) out of the plots, as a click on its name does");
+  std::string range;
+  cli.add_option("--range", range, "select this time range, FROM:TO, and show its statistics (as Shift+drag does)");
   cli.add_option("--lane-order", o.lane_order, "worker lanes by spawn (default) or by exit")
       ->check(CLI::IsMember({"spawn", "exit"}));
   cli.add_flag("--log-plots", o.log_plots, "every counter plot on a log scale (click a plot's name for one)");
@@ -119,6 +121,13 @@ int main(int argc, char** argv) {
       if (o.view->second <= o.view->first)
         throw CLI::ValidationError("--view", "expected FROM:TO with FROM before TO, such as 1s:2.5s (got \"" + view +
                                                  "\")");
+    }
+    if (!range.empty()) {
+      auto r = pair_of<double>(range, ':', "--range", "expected FROM:TO, two durations such as 3s:4s");
+      if (r.second <= r.first)
+        throw CLI::ValidationError("--range", "expected FROM:TO with FROM before TO, such as 3s:4s (got \"" + range +
+                                                  "\")");
+      o.range = {static_cast<std::int64_t>(r.first), static_cast<std::int64_t>(r.second)};
     }
     const std::string point = "expected X,Y in px, such as 400,300";
     if (!hover.empty()) o.hover = pair_of<float>(hover, ',', "--hover", point);

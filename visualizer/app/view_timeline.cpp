@@ -27,7 +27,7 @@ void navigate(Context& cx, bool wheel_zooms, bool drag_pans) {
       ui.axis.zoom(std::pow(0.8, io.MouseWheel), map.to_t(io.MousePos.x));
     if (ImGui::IsMouseDoubleClicked(0)) fit_all(cx);
   }
-  if (drag_pans && ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 0))
+  if (drag_pans && !io.KeyShift && !ui.range_anchor && ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 0))
     ui.axis.pan(-io.MouseDelta.x * map.ns_per_px());
 }
 
@@ -55,6 +55,15 @@ void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
       dl->AddLine({now_x, y0}, {now_x, y1}, col(ui.palette().cursor, 0.25f));
   }
   if (ui.hover_x) dl->AddLine({*ui.hover_x, y0}, {*ui.hover_x, y1}, IM_COL32(255, 255, 255, 60));
+  // The selected range: a tint between two edges.
+  if (ui.range) {
+    const auto a = static_cast<float>(map.to_x(static_cast<double>(ui.range->first)));
+    const auto b = static_cast<float>(map.to_x(static_cast<double>(ui.range->second)));
+    const float x0 = std::clamp(std::min(a, b), ui.time_x0, ui.time_x1), x1 = std::clamp(std::max(a, b), ui.time_x0, ui.time_x1);
+    if (x1 > x0) dl->AddRectFilled({x0, y0}, {x1, y1}, IM_COL32(120, 170, 255, 28));
+    for (float x : {a, b})
+      if (x >= ui.time_x0 && x <= ui.time_x1) dl->AddLine({x, y0}, {x, y1}, IM_COL32(140, 190, 255, 140));
+  }
 }
 
 void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
@@ -172,6 +181,17 @@ void TimelineView::draw(Context& cx) {
   // Plots and marker rows: one surface for zooming and panning.
   ImGui::SetCursorScreenPos({ui.time_x0, items_top});
   ImGui::InvisibleButton("plots", {std::max(1.0f, ui.time_x1 - ui.time_x0), std::max(1.0f, y - items_top)});
+  // Shift+drag selects a time range (its statistics open in a window); a plain drag pans.
+  {
+    ImGuiIO& io = ImGui::GetIO();
+    const auto t = static_cast<std::int64_t>(ui.map().to_t(std::clamp(io.MousePos.x, ui.time_x0, ui.time_x1)));
+    if (ImGui::IsItemActivated() && io.KeyShift) ui.range_anchor = t;
+    if (ui.range_anchor && ImGui::IsItemActive() && *ui.range_anchor != t)
+      ui.range = std::pair{std::min(*ui.range_anchor, t), std::max(*ui.range_anchor, t)};
+    if (!ImGui::IsItemActive()) ui.range_anchor.reset();
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive() && io.KeyShift)
+      ImGui::SetTooltip("Shift+drag: select a time range, for its statistics per pool");
+  }
   navigate(cx, true);
   ImGui::SetCursorScreenPos({origin.x, y});
   lanes_.draw(cx, y, origin.y + avail.y - y);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "visualizer/app/ui.h"
+#include "visualizer/model/range_stats.h"
 #include "visualizer/plot/hit_test.h"
 #include "visualizer/plot/step_line.h"
 
@@ -70,6 +71,18 @@ class TimelineView {
   PlotsView plots_;
   MarkersView markers_;
   LanesView lanes_;
+};
+
+// The selected range's statistics per pool, and latency histograms.
+class RangeView {
+ public:
+  void draw(Context& cx);
+
+ private:
+  std::vector<PoolRange> stats_;
+  std::pair<std::int64_t, std::int64_t> computed_for_{-1, -1};
+  std::uint64_t version_ = ~0ULL;
+  double computed_at_ = -1;
 };
 
 // The runner's summary metrics, side by side, refreshed a few times a second.
