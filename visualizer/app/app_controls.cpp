@@ -361,7 +361,7 @@ void App::overlays(Context& cx) {
       ImGui::EndTable();
     }
     ImGui::Separator();
-    ImGui::TextUnformatted("Mouse: wheel zooms, drag pans, double-click shows everything;");
+    ImGui::TextUnformatted("Mouse: wheel zooms, drag pans, Shift+drag selects a range, double-click shows everything;");
     ImGui::TextUnformatted("on the lanes the wheel scrolls and Ctrl+wheel zooms; hover anything for why.");
     ImGui::TextUnformatted("Replay: click or drag the ruler to move the cursor. Drop a file on the window to open it.");
     ImGui::End();
