@@ -219,3 +219,25 @@ TEST_CASE("replay: the workers at the end of the workload and the submit latenes
   });
   CHECK(seen);
 }
+
+TEST_CASE("replay: going back with a budget rebuilds over several calls, the old metrics kept until it is done") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read(), 100);  // a snapshot every 100 events
+  r.seek(r.end_time());
+  REQUIRE(r.sync_at_cursor());
+  const std::uint64_t at_end = r.at_cursor().event_count();
+  const std::size_t target = r.size() / 200 * 100 + 37;  // 37 events past a snapshot
+  r.step(static_cast<long>(target) - static_cast<long>(r.position()));
+  REQUIRE(r.position() == target);
+  int calls = 0;
+  while (!r.sync_at_cursor(true, 10)) {
+    ++calls;
+    CHECK(r.behind());
+    CHECK(r.at_cursor().event_count() == at_end);  // still the old moment's, whole
+    REQUIRE(calls < 100);
+  }
+  CHECK(calls >= 3);  // 37 events past the snapshot, 10 a call
+  CHECK_FALSE(r.behind());
+  CHECK(r.last_rebuild_events() == 37);
+  check_same(r.at_cursor(), prefix(r.file(), target));
+}

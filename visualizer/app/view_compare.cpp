@@ -152,6 +152,7 @@ void CompareView::draw(Context& cx) {
     std::string when = cx.frame.replay ? "as of the replay cursor, " : "so far in this run, ";
     when += plot::format_short(static_cast<double>(cx.frame.now));
     if (end >= 0) when += std::string("; the workload ends at ") + plot::format_short(static_cast<double>(end));
+    if (cx.frame.at_now_behind) when += " (catching up with the cursor)";
     ImGui::TextDisabled("%s", when.c_str());
   }
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |

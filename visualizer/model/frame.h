@@ -37,6 +37,8 @@ struct Frame {
   std::int64_t workload_end = -1;
   // Per pool (by position), if known; else empty.
   std::span<const SubmitLateness> lateness = {};
+  // at_now is behind `now`: a replay's metrics are still being rebuilt.
+  bool at_now_behind = false;
 };
 
 }  // namespace poolscope::gui

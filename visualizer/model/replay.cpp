@@ -107,23 +107,39 @@ void Replay::add_at_cursor(std::size_t p) {
   }
 }
 
-bool Replay::sync_at_cursor(bool allow_rebuild) {
-  if (position_ < at_cursor_position_) {
-    if (!allow_rebuild) return false;
-    // The nearest snapshot at or before the cursor, else the start.
+bool Replay::sync_at_cursor(bool allow_rebuild, std::size_t budget) {
+  if (position_ >= at_cursor_position_) {
+    rebuilding_ = false;  // the cursor came forward again: an unfinished rebuild is not needed
+    add_at_cursor(position_);
+    return true;
+  }
+  if (!allow_rebuild) return false;
+  // Going back: rebuild from the nearest snapshot at or before the cursor
+  // (else the start), into building_, at most `budget` events a call; the
+  // metrics as of the old cursor stay in at_cursor_ until it is done.
+  if (!rebuilding_ || building_position_ > position_) {
     auto it = std::upper_bound(snapshots_.begin(), snapshots_.end(), position_,
                                [](std::size_t p, const auto& s) { return p < s.first; });
     if (it == snapshots_.begin()) {
-      at_cursor_ = metrics::RunMetrics();
-      at_cursor_.set_pools(file_.pool_infos());
-      at_cursor_position_ = 0;
+      building_ = metrics::RunMetrics();
+      building_.set_pools(file_.pool_infos());
+      building_position_ = 0;
     } else {
-      at_cursor_ = std::prev(it)->second;
-      at_cursor_position_ = std::prev(it)->first;
+      building_ = std::prev(it)->second;
+      building_position_ = std::prev(it)->first;
     }
-    last_rebuild_events_ = position_ - at_cursor_position_;
+    rebuild_from_ = building_position_;
+    rebuilding_ = true;
   }
-  add_at_cursor(position_);
+  const std::size_t to = position_ - building_position_ > budget ? building_position_ + budget : position_;
+  building_.add(std::span<const Event>(file_.events).subspan(building_position_, to - building_position_));
+  building_position_ = to;
+  if (building_position_ < position_) return false;
+  std::swap(at_cursor_, building_);
+  at_cursor_position_ = building_position_;
+  last_rebuild_events_ = position_ - rebuild_from_;
+  rebuilding_ = false;
+  building_ = metrics::RunMetrics();  // free the old metrics
   return true;
 }
 
@@ -135,7 +151,8 @@ void Replay::with_frame(const std::function<void(const Frame&)>& f) {
           .replay = true,
           .at_now = at_cursor_,
           .workload_end = workload_end_,
-          .lateness = lateness_});
+          .lateness = lateness_,
+          .at_now_behind = behind()});
 }
 
 }  // namespace poolscope::gui
