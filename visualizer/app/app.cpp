@@ -450,6 +450,8 @@ void App::build(const Frame& f) {
   ImGui::End();
   range_.draw(cx);
   overlays(cx);
+  ui_.hovered_worker = ui_.hovering_worker;  // what this frame's views found under the mouse, for the next
+  ui_.hovering_worker.reset();
   if (auto chosen = dialog_.draw(ui_.scale)) later_.push_back([this, file = *chosen] { open(file); });
 }
 

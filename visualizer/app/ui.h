@@ -42,11 +42,15 @@ struct Ui {
   std::array<std::set<std::size_t>, kCounterCount> plot_hidden;
   // Pools left out of every plot (click a pool's name; Ctrl+click: only it).
   std::set<std::size_t> pools_hidden;
-  bool fold_empty_plots = true;
+  bool fold_empty_plots = true;  // a plot at 0 for every pool the whole run is one line
   // A time range selected with Shift+drag on the plots (ns), its statistics
   // per pool in a window of their own; the drag's anchor while it goes on.
   std::optional<std::pair<std::int64_t, std::int64_t>> range;
-  std::optional<std::int64_t> range_anchor;  // a plot at 0 for every pool the whole run is one line
+  std::optional<std::int64_t> range_anchor;
+  // The worker under the mouse (its lane, or a marker that names it), as
+  // (pool, worker): its lane is outlined and its markers ringed in every
+  // view. Set during a frame, shown from the next.
+  std::optional<std::pair<std::size_t, WorkerId>> hovered_worker, hovering_worker;
   bool pool_shown(std::size_t counter, std::size_t p) const {
     return !pools_hidden.count(p) && !plot_hidden[counter].count(p);
   }

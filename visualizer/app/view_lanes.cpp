@@ -262,8 +262,14 @@ void LanesView::draw(Context& cx, float y, float height) {
         dl->AddRectFilled({x(l.reaped), top}, {std::max(x(l.end), x(l.reaped) + 2), bottom}, col(palette.reaped));
       draw_tasks();
       dl->PopClipRect();
-      if (row_hovered)
+      // The worker hovered here or in the marker rows: its whole row outlined.
+      if (ui.hovered_worker && ui.hovered_worker->first == p && ui.hovered_worker->second == lane->id)
+        dl->AddRect({ui.time_x0 - ui.px(2), top - 1}, {ui.time_x1 + ui.px(2), bottom + 1},
+                    IM_COL32(255, 255, 255, 220), 0, 0, ui.px(1.5f));
+      if (row_hovered) {
+        ui.hovering_worker = std::pair{p, lane->id};
         lane_tooltip(*lane, l, static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap);
+      }
     }
   }
   // The rows' full height, for the scroll bar; then the lines across what is visible.

@@ -136,6 +136,9 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
           Look l = look(palette, m, ui.pool_colour(p));
           const float gy = l.lower ? r0.y + (r1.y - r0.y) * 0.72f : r0.y + (r1.y - r0.y) * 0.3f;
           glyph(dl, l.glyph, {b.x + dx, gy}, b.count > 1 ? r * 1.15f : r, col(l.colour));
+          if (b.count == 1 && ui.hovered_worker && ui.hovered_worker->first == p && m.worker != 0 &&
+              ui.hovered_worker->second == m.worker)
+            dl->AddCircle({b.x + dx, gy}, r * 1.9f, IM_COL32(255, 255, 255, 230), 16, ui.px(1.5f));
           dx += r * 1.2f;
         }
         // A merged reap glyph says how many it stands for, and by which
@@ -188,6 +191,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     if (hover) {
       const auto& ids = ix.markers[static_cast<std::size_t>(hover_row)];
       const auto& first = pool.markers()[ids[hover->first]];
+      if (first.worker != 0) ui.hovering_worker = std::pair{p, first.worker};
       const auto& last = pool.markers()[ids[hover->first + hover->count - 1]];
       ImGui::BeginTooltip();
       swatch(ui.pool_colour(p));
