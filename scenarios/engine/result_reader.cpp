@@ -152,7 +152,10 @@ class ResultSax {
 
   bool event_field(const json& v) {
     if (key_ == "t") {
-      if (!v.is_number()) fail_at(event_path(key_), "a time in seconds", v);
+      // Within a million seconds either way: a time in ns must fit the
+      // int64 the trace keeps (1e300 s would be undefined behaviour).
+      if (!v.is_number() || !(std::fabs(v.get<double>()) <= 1e6))
+        fail_at(event_path(key_), "a time in seconds, from -1e6 to 1e6", v);
       event_.time = std::llround(v.get<double>() * 1e9);
       seen_time_ = true;
     } else if (key_ == "kind") {
@@ -251,7 +254,10 @@ ResultFile build(ResultSax& sax, const std::string& file) {
       if (!text.is_string()) fail_at(path + "/rules/" + code, "the rule's one-line reason", text);
       pool.rules[code] = text.get<std::string>();
     }
-    if (p.contains("events")) r.has_events = true;
+    if (p.contains("events")) {
+      if (!p["events"].is_array()) fail_at(path + "/events", "an array of events", p["events"]);
+      r.has_events = true;
+    }
     pool.events = sax.pools[i].events.size();
     r.pools.push_back(std::move(pool));
   }

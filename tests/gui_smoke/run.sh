@@ -32,12 +32,12 @@ region() {
 echo "--- a live run, 2 s of scenario time"
 "${headless[@]}" --scenario "$src/tests/gui_smoke/two_pools.json" --run-for 2s \
   --screenshot "$out/live.png" --save-result "$out/result.json" | tee "$out/live.log"
-"$check" "$out/live.png" --pools 2 --region "$(region "$out/live.log")"
+"$check" "$out/live.png" --designs fasthttp,spawn --region "$(region "$out/live.log")"
 
 echo "--- its result, replayed to 1 s, with the colour-blind palette"
 "${headless[@]}" --replay "$out/result.json" --at 1s --palette colour-blind --screenshot "$out/replay.png" |
   tee "$out/replay.log"
-"$check" "$out/replay.png" --pools 2 --palette colour-blind --region "$(region "$out/replay.log")"
+"$check" "$out/replay.png" --designs fasthttp,spawn --palette colour-blind --region "$(region "$out/replay.log")"
 
 # Leftwards: a drag that also panned the view (the old bug) would keep the
 # cursor under the mouse at the time it was pressed, 1.4 s.

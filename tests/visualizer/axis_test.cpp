@@ -153,3 +153,22 @@ TEST_CASE("axis: a short plot still labels a tick near its top, never only 0") {
       CHECK(t.back().value <= vm.vmax);
     }
 }
+
+TEST_CASE("axis: a log value map keeps 0 at the bottom and gives small pools room beside a big one (issue 21)") {
+  ValueMap lin{.vmax = 200, .y_top = 0, .y_bottom = 100};
+  ValueMap log{.vmax = 200, .y_top = 0, .y_bottom = 100, .log = true};
+  CHECK(log.to_y(0) == 100);
+  CHECK(log.to_y(200) == Approx(0));
+  CHECK(log.to_y(-3) == 100);  // never below the bottom
+  // 8 workers beside 200: 4 px above the bottom on a linear scale, more than half the height on a log one.
+  CHECK(lin.to_y(8) == Approx(96));
+  CHECK(log.to_y(8) < 60);
+  CHECK(log.to_y(16) < log.to_y(8));  // still increasing
+
+  auto ticks = value_ticks(log, 12);
+  REQUIRE(ticks.size() >= 3);
+  CHECK(ticks[0].label == "0");
+  CHECK(ticks[1].label == "1");
+  CHECK(ticks[2].label == "10");
+  for (std::size_t i = 1; i < ticks.size(); ++i) CHECK(ticks[i - 1].pos - ticks[i].pos >= 12 * 0.6);
+}

@@ -90,3 +90,25 @@ TEST_CASE("palette: each reaping mechanism has a fixed colour, whatever else the
   CHECK(mechanism_slot("a-lab-rule") == known_mechanisms().size() + 1);
   CHECK(mechanism_slot("") == known_mechanisms().size() + 1);
 }
+
+TEST_CASE("palette: a design has the same colour in every scenario, and a second pool of it a variant (issue 21)") {
+  using poolscope::plot::pool_colours;
+  for (auto kind : {PaletteKind::standard, PaletteKind::colour_blind_safe}) {
+    const Palette& p = palette(kind);
+    const std::vector<std::string> tour = {"fasthttp", "ants", "gammazero", "java", "spawn"};
+    const std::vector<std::string> overload = {"java", "gammazero", "ants", "fasthttp"};
+    const auto a = pool_colours(p, tour), b = pool_colours(p, overload);
+    CHECK(a[2] == b[1]);  // gammazero
+    CHECK(a[3] == b[0]);  // java
+    CHECK(a[0] == b[3]);  // fasthttp
+    // Two pools of one design: the same hue, told apart.
+    const std::vector<std::string> twins = {"java", "java", "java"};
+    const auto c = pool_colours(p, twins);
+    CHECK(c[0] == a[3]);
+    CHECK(colour_distance(c[0], c[1]) >= 10);
+    CHECK(colour_distance(c[0], c[2]) >= 10);
+    CHECK(colour_distance(c[1], c[2]) >= 10);
+    // An unknown design: a fixed slot, whatever the run.
+    CHECK(poolscope::plot::design_slot("my-pool") == poolscope::plot::design_slot("my-pool"));
+  }
+}

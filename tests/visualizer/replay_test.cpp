@@ -194,3 +194,50 @@ TEST_CASE("replay: going back rebuilds the metrics from the nearest snapshot, no
   check_same(r.at_cursor(), prefix(f, r.position()));
   CHECK(r.snapshots() == r.size() / every);  // none taken twice
 }
+
+TEST_CASE("replay: the workers at the end of the workload and the submit lateness are the runner's (issue 21)") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read());
+  // two_pools(): 1 s of bursts, then 600 ms quiet.
+  CHECK(r.workload_end() == 1'600'000'000);
+  CHECK(r.workload_end() == w.run.outcome.workload_end.count());
+  REQUIRE(r.lateness().size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& summary = r.file().pools[i].summary;
+    // "workers final" as the runner wrote it: the counters where the workload ended, not at the end of the trace.
+    CHECK(r.metrics().pools()[i].summary(r.workload_end()).final_workers ==
+          summary["workers"]["final"].get<std::uint32_t>());
+    CHECK(r.lateness()[i].known);
+    CHECK(r.lateness()[i].max == std::llround(summary["submission_lateness_s"]["max"].get<double>() * 1e9));
+    CHECK(r.lateness()[i].p99 <= r.lateness()[i].max);
+  }
+  bool seen = false;
+  r.with_frame([&](const Frame& f) {
+    seen = true;
+    CHECK(f.workload_end == r.workload_end());
+    CHECK(f.lateness.size() == 2);
+  });
+  CHECK(seen);
+}
+
+TEST_CASE("replay: going back with a budget rebuilds over several calls, the old metrics kept until it is done") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read(), 100);  // a snapshot every 100 events
+  r.seek(r.end_time());
+  REQUIRE(r.sync_at_cursor());
+  const std::uint64_t at_end = r.at_cursor().event_count();
+  const std::size_t target = r.size() / 200 * 100 + 37;  // 37 events past a snapshot
+  r.step(static_cast<long>(target) - static_cast<long>(r.position()));
+  REQUIRE(r.position() == target);
+  int calls = 0;
+  while (!r.sync_at_cursor(true, 10)) {
+    ++calls;
+    CHECK(r.behind());
+    CHECK(r.at_cursor().event_count() == at_end);  // still the old moment's, whole
+    REQUIRE(calls < 100);
+  }
+  CHECK(calls >= 3);  // 37 events past the snapshot, 10 a call
+  CHECK_FALSE(r.behind());
+  CHECK(r.last_rebuild_events() == 37);
+  check_same(r.at_cursor(), prefix(r.file(), target));
+}

@@ -135,3 +135,23 @@ TEST_CASE("result reader: errors name the file, the JSON path and what was expec
   CHECK(label_code(f.events[0].rule) == "made-up");
   CHECK(f.events[0].counters.workers == 1);
 }
+
+TEST_CASE("result reader: events that are not an array, and times out of range, are refused (issue 26.7)") {
+  auto error_of = [](const std::string& text) {
+    std::istringstream in(text);
+    try {
+      read_result(in, "bad.json");
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string pool = R"({"format": "poolscope-result/1", "status": "ok", "scenario": {}, "pools": [{"name": "p", "design": "spawn", )";
+  CHECK_THAT(error_of(pool + R"("events": {}}]})"), Catch::Contains("bad.json: /pools/0/events: expected an array of events"));
+  CHECK_THAT(error_of(pool + R"("events": 3}]})"), Catch::Contains("/pools/0/events: expected an array of events"));
+  for (const char* t : {"1e300", "-1e300", "1e7", "-2e6"})
+    CHECK_THAT(error_of(pool + R"("events": [{"t": )" + t + R"(, "kind": "task_started", "counters": [1, 1, 0, 0]}]}]})"),
+               Catch::Contains("/pools/0/events/0/t: expected a time in seconds, from -1e6 to 1e6"));
+  std::istringstream ok(pool + R"("events": [{"t": 999999, "kind": "task_started", "counters": [1, 1, 0, 0]}]}]})");
+  CHECK(read_result(ok, "ok.json").events.at(0).time == 999'999'000'000'000);
+}

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <thread>
 
+#include "pools/core/duration.h"
 #include "pools/core/registry.h"
 #include "scenarios/engine/atomic_file.h"
 #include "scenarios/engine/exports.h"
@@ -20,6 +22,10 @@ namespace poolscope::gui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Events a rebuild of the metrics as of a replay's cursor replays in one
+// frame, going back: about 5 ms on this project's machine.
+constexpr std::size_t kRebuildEventsPerFrame = 25'000;
 
 // CPU time this thread has used, in ms: a frame's cost without the time the
 // machine gave to other threads (llvmpipe's rasterizers, other programs).
@@ -53,13 +59,49 @@ std::unique_ptr<LiveSession> default_scenario() {
   return std::make_unique<LiveSession>(doc, "(built in)", std::filesystem::current_path());
 }
 
-// A result's first bytes name its format; anything else is taken for a scenario.
+// A result names its format in its top-level "format" key, wherever that is
+// in the file; anything else is taken for a scenario. Reads up to that key
+// (the runner writes it first), without building the document.
 bool is_result(const std::filesystem::path& file) {
+  struct Sax : json::json_sax_t {
+    int depth = 0;
+    bool format_next = false, found = false;
+    bool stop(bool more) { return more && !found; }
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t) override { return scalar(); }
+    bool number_unsigned(number_unsigned_t) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool binary(binary_t&) override { return scalar(); }
+    bool string(string_t& v) override {
+      if (format_next && v == scenario::kResultFormat) found = true;
+      return scalar();
+    }
+    bool scalar() {
+      format_next = false;
+      return !found;
+    }
+    bool start_object(std::size_t) override {
+      format_next = false;
+      ++depth;
+      return true;
+    }
+    bool end_object() override { return --depth > 0; }
+    bool start_array(std::size_t) override {
+      format_next = false;
+      return depth++ > 0;  // a top-level array is no result
+    }
+    bool end_array() override { return --depth > 0; }
+    bool key(string_t& k) override {
+      format_next = depth == 1 && k == "format";
+      return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const json::exception&) override { return false; }
+  } sax;
   std::ifstream in(file);
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  return head.find(scenario::kResultFormat) != std::string::npos;
+  if (!in) return false;
+  json::sax_parse(in, &sax);
+  return sax.found;
 }
 
 // The run's metrics so far, for an export, holding the engine's metrics lock
@@ -105,13 +147,15 @@ App::App(const Options& options)
   ui_.palette_kind = options.colour_blind ? plot::PaletteKind::colour_blind_safe : plot::PaletteKind::standard;
   if (options.lane_height > 0) ui_.lane_height = options.lane_height;
   ui_.show_help = options.show_help;
+  ui_.lanes_by_exit = options.lane_order == "exit";
+  ui_.range = options.range;
   ui_.show_frame_times = options.show_frame_times;
   ui_.side_panel = !options.no_side_panel;
   if (options.tab == "pools") ui_.tab_request = Tab::pools;
   if (options.tab == "scenario") ui_.tab_request = Tab::scenario;
 
   if (!options.replay.empty())
-    open(options.replay);
+    open(options.replay, Kind::result);  // --replay: a result, whatever the file is
   else if (!options.scenario.empty())
     open(scenario::resolve_scenario(options.scenario));
   if (!live_ && !replay_) {
@@ -135,13 +179,19 @@ App::App(const Options& options)
     ui_.axis.set_follow(false);
   }
   started_ = Clock::now();
+  load_since_ = started_;
 }
 
 App::~App() = default;
 
-void App::open(const std::filesystem::path& file) {
+void App::open(const std::filesystem::path& file, Kind kind) {
   try {
-    if (is_result(file))
+    if (kind == Kind::result && !is_result(file) && std::filesystem::exists(file))
+      throw ConfigError("", file.string() + " is not a result (its top-level \"format\" is not \"" +
+                                std::string(scenario::kResultFormat) +
+                                "\"): --replay replays a result written by `poolscope run SCENARIO --events --out "
+                                "FILE`; a scenario runs live with --scenario, or given alone");
+    if (kind == Kind::result || (kind == Kind::any && is_result(file)))
       open_replay(std::make_unique<Replay>(scenario::load_result(file)));
     else
       open_scenario(LiveSession::load(file));
@@ -241,7 +291,9 @@ void App::frame() {
   if (replay_) {
     replay_->advance(io.DeltaTime, ui_.replay_speed);
     // While the cursor is dragged back, rebuilding the metrics as of it waits.
-    replay_->sync_at_cursor(!ui_.scrubbing);
+    // A frame's worth of a rebuild at a time (going back): the table
+    // catches up over a few frames instead of stalling one.
+    replay_->sync_at_cursor(!ui_.scrubbing, kRebuildEventsPerFrame);
     ui_.scrubbing = false;  // the ruler and the scrubber say again this frame
   }
   // A run that ends while the view follows it is shown whole.
@@ -282,6 +334,23 @@ void App::frame() {
   }
   window_.present();
 
+  // The GUI's load on the machine, over about a second; during a live run
+  // frames are paced to 30 a second, leaving the pools the rest.
+  load_cpu_ += thread_cpu_ms() - cpu0;
+  const double window_ms = std::chrono::duration<double, std::milli>(Clock::now() - load_since_).count();
+  if (window_ms >= 1000) {
+    ui_.render_load = load_cpu_ / window_ms;
+    ui_.cores = std::max(1u, std::thread::hardware_concurrency());
+    // A twentieth of the machine, or OpenGL drawn in software on a few cores.
+    ui_.render_distorts = ui_.render_load / ui_.cores > 0.05 || (window_.software_renderer() && ui_.cores <= 4);
+    load_cpu_ = 0;
+    load_since_ = Clock::now();
+  }
+  if (live_ && live_->state() == LiveSession::State::running && !options_.headless()) {
+    const auto next = wall0 + std::chrono::milliseconds(33);
+    if (Clock::now() < next) std::this_thread::sleep_until(next);
+  }
+
   auto work = std::move(later_);
   later_.clear();
   for (auto& f : work) f();
@@ -289,6 +358,39 @@ void App::frame() {
 }
 
 void App::build(const Frame& f) {
+  // Each pool in its design's colour, the same in every scenario: the run's
+  // pools, or before a run, the scenario's.
+  designs_.clear();
+  if (!f.metrics.pools().empty())
+    for (const metrics::PoolMetrics& p : f.metrics.pools()) designs_.push_back(p.info().design);
+  else if (live_ && live_->scenario())
+    for (const auto& p : live_->scenario()->pools) designs_.push_back(p.design);
+  ui_.pool_colours = plot::pool_colours(ui_.palette(), designs_);
+  if (!options_applied_ && !f.metrics.pools().empty()) {  // --hide-pool, --log-plots: once there are pools
+    options_applied_ = true;
+    for (std::size_t p = 0; p < f.metrics.pools().size(); ++p)
+      for (const std::string& name : options_.hide_pools)
+        if (f.metrics.pools()[p].info().name == name) ui_.pools_hidden.insert(p);
+    if (options_.log_plots) ui_.plot_log.fill(true);
+  }
+  // The phases, from the scenario as written (a replay's file, the live document).
+  {
+    const json& doc = live_ ? live_->document() : replay_->file().scenario;
+    ui_.phases.clear();
+    std::int64_t t = 0;
+    if (doc.is_object() && doc.contains("phases") && doc["phases"].is_array())
+      for (const json& ph : doc["phases"]) {
+        if (!ph.is_object() || !ph.contains("duration") || !ph["duration"].is_string()) break;
+        auto d = parse_duration(ph["duration"].get<std::string>());
+        if (!d) break;
+        Ui::PhaseBand band;
+        band.name = ph.value("name", "");
+        if (ph.contains("arrival") && ph["arrival"].is_object()) band.kind = ph["arrival"].value("kind", "");
+        band.start = t;
+        band.end = t += d->count();
+        ui_.phases.push_back(std::move(band));
+      }
+  }
   Context cx{ui_, f, live_.get(), replay_.get(), later_};
   shortcuts(cx);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -304,15 +406,26 @@ void App::build(const Frame& f) {
 
   // The side panel | a splitter | the timeline.
   const float height = ImGui::GetContentRegionAvail().y;
-  if (ui_.side_panel) {
-    const float left = std::clamp(ui_.px(ui_.left_width), ui_.px(200), ImGui::GetContentRegionAvail().x * 0.6f);
+  // Presentation mode lays out for the screen it has: the timeline first.
+  // The side panel takes at most 30% of the width, and none where that would
+  // leave it too narrow for the table (a 1280-px projector; H shows it).
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const bool side = ui_.side_panel && !(ui_.presentation && avail_w * 0.3f < ui_.px(330));
+  if (side) {
+    const float left = ui_.presentation
+                           ? std::min(ui_.px(ui_.left_width), avail_w * 0.3f)
+                           : std::clamp(ui_.px(ui_.left_width), ui_.px(200), avail_w * 0.6f);
     ImGui::BeginChild("side", {left, height}, true);
+    // Narrow, so its text at a little over the normal size: the timeline is
+    // what the room reads; the table is for the lecturer's pointer.
+    if (ui_.presentation) ImGui::SetWindowFontScale(0.7f);
     if (ImGui::BeginTabBar("tabs")) {
       auto tab = [&](const char* label, Tab t, auto&& draw) {
         ImGuiTabItemFlags flags = ui_.tab_request == t ? ImGuiTabItemFlags_SetSelected : 0;
         if (ImGui::BeginTabItem(label, nullptr, flags)) {
           ui_.tab = t;
           ImGui::BeginChild("content");
+          if (ui_.presentation) ImGui::SetWindowFontScale(0.7f);
           draw();
           ImGui::EndChild();
           ImGui::EndTabItem();
@@ -335,7 +448,10 @@ void App::build(const Frame& f) {
   timeline_.draw(cx);
   ImGui::EndChild();
   ImGui::End();
+  range_.draw(cx);
   overlays(cx);
+  ui_.hovered_worker = ui_.hovering_worker;  // what this frame's views found under the mouse, for the next
+  ui_.hovering_worker.reset();
   if (auto chosen = dialog_.draw(ui_.scale)) later_.push_back([this, file = *chosen] { open(file); });
 }
 

@@ -38,6 +38,10 @@ struct Options {
   // held) before the screenshot, e.g. along the ruler to scrub a replay.
   std::optional<std::pair<std::pair<float, float>, std::pair<float, float>>> drag;
   float lane_height = 0;
+  std::vector<std::string> hide_pools;  // left out of the plots
+  bool log_plots = false;               // every plot on a log scale
+  std::string lane_order = "spawn";     // or "exit"
+  std::optional<std::pair<std::int64_t, std::int64_t>> range;  // a selected time range (ns)
   bool show_help = false;         // the ? overlay
   bool show_frame_times = false;  // the frame-time overlay
   bool no_side_panel = false;     // the timeline takes the whole window
@@ -66,7 +70,9 @@ class App {
   bool headless_step();
 
   // A scenario runs live, a result replays; which is decided by the file's content.
-  void open(const std::filesystem::path& file);
+  // `kind` any: a result if its "format" says so (--replay: a result, or an error).
+  enum class Kind { any, result };
+  void open(const std::filesystem::path& file, Kind kind = Kind::any);
   void open_scenario(std::unique_ptr<LiveSession> session);
   void open_replay(std::unique_ptr<Replay> replay);
   void show_scenario();  // the view: the scenario's whole timeline, following the run
@@ -85,9 +91,14 @@ class App {
   CompareView compare_;
   ExplainView explain_;
   ScenarioView scenario_;
+  RangeView range_;
   FileDialog dialog_;
   FrameTimes times_;
   std::vector<std::function<void()>> later_;
+  std::vector<std::string> designs_;
+  bool options_applied_ = false;  // --hide-pool and --log-plots
+  double load_cpu_ = 0;  // GUI thread CPU ms since load_since_
+  std::chrono::steady_clock::time_point load_since_;  // this frame's pools' designs, for their colours
   std::optional<std::filesystem::path> screenshot_;  // written after this frame renders
 
   float base_scale_;           // the display's content scale, or --ui-scale

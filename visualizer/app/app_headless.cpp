@@ -127,6 +127,10 @@ bool App::headless_step() {
       return true;
     case Phase::settling:
       if (--settle_ > 0) return true;
+      if (replay_ && replay_->behind()) {  // the table as of the cursor: its rebuild takes a few frames
+        settle_ = 1;
+        return true;
+      }
       phase_ = Phase::benchmarking;
       benched_ = options_.bench_frames > 0 ? 0 : -1;
       // A replay plays and goes back first, so the sweep, the main figure, is

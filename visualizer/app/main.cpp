@@ -4,7 +4,9 @@
 //
 // Exit codes: 0 success; 1 a headless run failed (timeout, unwritable file);
 // 2 bad input or usage; 3 no window could be opened.
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -22,19 +24,36 @@ std::int64_t duration_ns(const std::string& text, const std::string& option) {
   return d->count();
 }
 
+// A number, the whole text (no "12abc", no "stod" from std::stod).
+double number(const std::string& text, const std::string& option, const std::string& expected) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || !std::isfinite(v)) throw CLI::ValidationError(option, expected);
+  return v;
+}
+
 template <class T>
-std::pair<T, T> pair_of(const std::string& text, char sep, const std::string& option) {
+std::pair<T, T> pair_of(const std::string& text, char sep, const std::string& option, const std::string& expected) {
   auto at = text.find(sep);
-  if (at == std::string::npos)
-    throw CLI::ValidationError(option, std::string("expected two values separated by ") + sep);
+  if (at == std::string::npos) throw CLI::ValidationError(option, expected);
   if constexpr (std::is_same_v<T, std::string>)
     return {text.substr(0, at), text.substr(at + 1)};
   else if constexpr (std::is_same_v<T, double>)
     return {static_cast<double>(duration_ns(text.substr(0, at), option)),
             static_cast<double>(duration_ns(text.substr(at + 1), option))};
   else
-    return {static_cast<T>(std::stod(text.substr(0, at))), static_cast<T>(std::stod(text.substr(at + 1)))};
+    return {static_cast<T>(number(text.substr(0, at), option, expected)),
+            static_cast<T>(number(text.substr(at + 1), option, expected))};
 }
+
+// Bounds of the window: what GLFW and an X server accept (a bigger one is
+// an X error, a negative one GLFW's assertion).
+constexpr int kMinWidth = 320, kMinHeight = 200, kMaxSide = 8192;
 
 }  // namespace
 
@@ -43,6 +62,7 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", version_line("poolscope-gui"), "print the version and the commit built, then exit");
   gui::Options o;
   std::string file, run_for, at, size, view, hover, drag, palette = "standard";
+  std::optional<float> ui_scale;
   cli.add_option("FILE", file, "a scenario (runs live) or a result written with --events (replays)");
   cli.add_option("--scenario", o.scenario, "a scenario file, or a shipped scenario's name");
   cli.add_option("--replay", o.replay, "a result file written by `poolscope run ... --events`");
@@ -53,7 +73,7 @@ int main(int argc, char** argv) {
   cli.add_option("--bench-frames", o.bench_frames,
                  "render N frames, print the CPU frame time (median, p99; a replay also playing and going back), exit");
   cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1600x1000)");
-  cli.add_option("--ui-scale", o.ui_scale, "scale of fonts and sizes (default: the display's)");
+  cli.add_option("--ui-scale", ui_scale, "scale of fonts and sizes, 0.5 to 4 (default: the display's)");
   cli.add_flag("--presentation", o.presentation, "large fonts, for a projector");
   cli.add_option("--palette", palette, "standard or colour-blind")->check(CLI::IsMember({"standard", "colour-blind"}));
   cli.add_option("--tab", o.tab, "side panel: compare, pools or scenario")
@@ -62,6 +82,12 @@ int main(int argc, char** argv) {
   cli.add_option("--hover", hover, "pretend the mouse is at X,Y (for screenshots of tooltips)");
   cli.add_option("--drag", drag, "headless: drag the mouse from X0,Y0 to X1,Y1 first (e.g. along the replay's ruler)");
   cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
+  cli.add_option("--hide-pool", o.hide_pools, "leave this pool (by name) out of the plots, as a click on its name does");
+  std::string range;
+  cli.add_option("--range", range, "select this time range, FROM:TO, and show its statistics (as Shift+drag does)");
+  cli.add_option("--lane-order", o.lane_order, "worker lanes by spawn (default) or by exit")
+      ->check(CLI::IsMember({"spawn", "exit"}));
+  cli.add_flag("--log-plots", o.log_plots, "every counter plot on a log scale (click a plot's name for one)");
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
   cli.add_flag("--no-side-panel", o.no_side_panel, "open with the side panel hidden (H shows it)");
@@ -71,13 +97,51 @@ int main(int argc, char** argv) {
     if (!file.empty()) o.scenario = file;  // a result is recognised by its content and replays
     if (!run_for.empty()) o.run_for = duration_ns(run_for, "--run-for");
     if (!at.empty()) o.at = duration_ns(at, "--at");
-    if (!size.empty()) std::tie(o.width, o.height) = pair_of<int>(size, 'x', "--size");
-    if (!view.empty()) o.view = pair_of<double>(view, ':', "--view");
-    if (!hover.empty()) o.hover = pair_of<float>(hover, ',', "--hover");
-    if (!drag.empty()) {
-      auto [from, to] = pair_of<std::string>(drag, ':', "--drag");
-      o.drag = {pair_of<float>(from, ',', "--drag"), pair_of<float>(to, ',', "--drag")};
+    if (!size.empty()) {
+      const std::string expected = "expected WIDTHxHEIGHT in px, such as 1600x1000: a width from " +
+                                   std::to_string(kMinWidth) + " and a height from " + std::to_string(kMinHeight) +
+                                   ", each up to " + std::to_string(kMaxSide) + " (got \"" + size + "\")";
+      auto wh = pair_of<long double>(size, 'x', "--size", expected);
+      if (wh.first != std::floor(wh.first) || wh.second != std::floor(wh.second) || wh.first < kMinWidth ||
+          wh.second < kMinHeight || wh.first > kMaxSide || wh.second > kMaxSide)
+        throw CLI::ValidationError("--size", expected);
+      o.width = static_cast<int>(wh.first);
+      o.height = static_cast<int>(wh.second);
     }
+    if (ui_scale) {
+      if (!(*ui_scale >= 0.5f && *ui_scale <= 4.0f))
+      {
+        char got[32];
+        std::snprintf(got, sizeof got, "%g", static_cast<double>(*ui_scale));
+        throw CLI::ValidationError("--ui-scale", std::string("expected a scale from 0.5 to 4, such as 1.5 (got ") +
+                                                     got + ")");
+      }
+      o.ui_scale = *ui_scale;
+    }
+    if (!view.empty()) {
+      o.view = pair_of<double>(view, ':', "--view", "expected FROM:TO, two durations such as 1s:2.5s");
+      if (o.view->second <= o.view->first)
+        throw CLI::ValidationError("--view", "expected FROM:TO with FROM before TO, such as 1s:2.5s (got \"" + view +
+                                                 "\")");
+    }
+    if (!range.empty()) {
+      auto r = pair_of<double>(range, ':', "--range", "expected FROM:TO, two durations such as 3s:4s");
+      if (r.second <= r.first)
+        throw CLI::ValidationError("--range", "expected FROM:TO with FROM before TO, such as 3s:4s (got \"" + range +
+                                                  "\")");
+      o.range = {static_cast<std::int64_t>(r.first), static_cast<std::int64_t>(r.second)};
+    }
+    const std::string point = "expected X,Y in px, such as 400,300";
+    if (!hover.empty()) o.hover = pair_of<float>(hover, ',', "--hover", point);
+    if (!drag.empty()) {
+      const std::string points = "expected X0,Y0:X1,Y1 in px, such as 400,60:200,60";
+      auto [from, to] = pair_of<std::string>(drag, ':', "--drag", points);
+      o.drag = {pair_of<float>(from, ',', "--drag", points), pair_of<float>(to, ',', "--drag", points)};
+    }
+    if (o.lane_height < 0 || o.lane_height > 200)
+      throw CLI::ValidationError("--lane-height", "expected a height from 1 to 200 px");
+    if (o.timeout_s <= 0) throw CLI::ValidationError("--timeout", "expected a number of seconds above 0");
+    if (o.bench_frames < 0) throw CLI::ValidationError("--bench-frames", "expected a number of frames, 1 or more");
     o.colour_blind = palette == "colour-blind";
     // Options that only mean something headless are refused, not ignored.
     if (o.run_for && !o.headless())

@@ -18,6 +18,7 @@ enum class Action {
   palette,
   frame_times,
   lanes_alive,
+  lanes_order,
   lanes_shorter,
   lanes_taller,
   open,

@@ -31,11 +31,29 @@ struct Ui {
   bool show_help = false;         // the shortcuts overlay
   bool show_frame_times = false;  // the frame-time overlay
   bool lanes_alive_only = true;   // lanes only for workers alive somewhere in the view
+  bool lanes_by_exit = false;     // worker lanes sorted by exit time (else by spawn)
   float lane_height = 12;         // px at scale 1
   Tab tab = Tab::compare;
   std::optional<Tab> tab_request;  // a tab to bring forward (keys 1 2 3)
   double replay_speed = 1;         // scenario seconds per wall second while a replay plays
   std::array<bool, kCounterCount> plots_shown{true, true, true, true, true};
+  // Per plot: a log scale, and the pools left out (right-click a plot).
+  std::array<bool, kCounterCount> plot_log{};
+  std::array<std::set<std::size_t>, kCounterCount> plot_hidden;
+  // Pools left out of every plot (click a pool's name; Ctrl+click: only it).
+  std::set<std::size_t> pools_hidden;
+  bool fold_empty_plots = true;  // a plot at 0 for every pool the whole run is one line
+  // A time range selected with Shift+drag on the plots (ns), its statistics
+  // per pool in a window of their own; the drag's anchor while it goes on.
+  std::optional<std::pair<std::int64_t, std::int64_t>> range;
+  std::optional<std::int64_t> range_anchor;
+  // The worker under the mouse (its lane, or a marker that names it), as
+  // (pool, worker): its lane is outlined and its markers ringed in every
+  // view. Set during a frame, shown from the next.
+  std::optional<std::pair<std::size_t, WorkerId>> hovered_worker, hovering_worker;
+  bool pool_shown(std::size_t counter, std::size_t p) const {
+    return !pools_hidden.count(p) && !plot_hidden[counter].count(p);
+  }
   std::set<std::size_t> lanes_collapsed;  // pools whose lanes are folded away
   float scale = 1;                        // the UI scale: sizes in px are multiplied by it
   bool side_panel = true;                 // the table, the pools explained, the scenario
@@ -47,17 +65,36 @@ struct Ui {
   }
   bool scrubbing = false;  // the replay cursor was dragged in the last frame
 
+  // The scenario's phases, one after another from 0 (steady, burst, idle ...),
+  // drawn as bands under the ruler and as boundaries through every item.
+  struct PhaseBand {
+    std::string name, kind;  // kind: the arrival ("poisson", "burst", "idle" ...)
+    std::int64_t start = 0, end = 0;
+  };
+  std::vector<PhaseBand> phases;
+
   // This frame's timeline geometry, set by the timeline view for its items.
   float time_x0 = 0, time_x1 = 1;
   std::vector<plot::Tick> ticks;
   std::optional<float> hover_x;      // the mouse, when it is over the timeline
   float plots_y0 = 0, plots_y1 = 0;  // where the counter plots are (screen px), for the smoke test
 
+  // The GUI thread's CPU over the last second, as a share of one core, and
+  // whether that is enough to distort a live run on this machine's cores.
+  double render_load = 0;
+  unsigned cores = 1;
+  bool render_distorts = false;
+
   std::string status;  // the last message: what was saved, what failed
   bool status_error = false;
   double status_time = -100;
 
+  // Each pool's colour this frame, by position: its design's (App::build).
+  std::vector<plot::Rgba> pool_colours;
   const plot::Palette& palette() const { return plot::palette(palette_kind); }
+  plot::Rgba pool_colour(std::size_t p) const {
+    return p < pool_colours.size() ? pool_colours[p] : palette().pool(p);
+  }
   plot::TimeMap map() const { return axis.map(time_x0, time_x1); }
   float px(float v) const { return v * scale; }
   void say(std::string message, bool error = false) {

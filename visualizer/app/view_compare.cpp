@@ -16,77 +16,97 @@ namespace {
 enum class Format { count, rate, time, percent };
 enum class Better { none, lower, higher };
 
+// A missing value (not known at this moment): shown as "-".
+constexpr double kNone = -1;
+
 struct Row {
   const char* name;
   const char* help;
   Format format;
   Better better;
-  double (*value)(const metrics::Summary&);
-  const std::map<std::string, std::uint64_t>* (*by_rule)(const metrics::Summary&) = nullptr;
+  double (*value)(const CompareView::Cell&);
+  const std::map<std::string, std::uint64_t>* (*by_rule)(const CompareView::Cell&) = nullptr;
 };
 
 double ns(std::int64_t v) { return static_cast<double>(v); }
 
 const Row kRows[] = {
     {"submitted", "tasks handed to the pool", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.submitted); }},
+     [](const CompareView::Cell& s) { return double(s.submitted); }},
     {"completed", "tasks that ran to the end", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.completed); }},
+     [](const CompareView::Cell& s) { return double(s.completed); }},
     {"threw", "tasks that ended with an exception (a Go panic)", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.threw); }},
+     [](const CompareView::Cell& s) { return double(s.threw); }},
     {"refused", "tasks the design said no to, by its reason (hover)", Format::count, Better::lower,
-     [](const metrics::Summary& s) { return double(s.refused); },
-     [](const metrics::Summary& s) { return &s.refused_by_reason; }},
+     [](const CompareView::Cell& s) { return double(s.refused); },
+     [](const CompareView::Cell& s) { return &s.refused_by_reason; }},
     {"dropped", "accepted tasks never run (shutdown-now, discarded from a queue)", Format::count, Better::lower,
-     [](const metrics::Summary& s) { return double(s.dropped); },
-     [](const metrics::Summary& s) { return &s.dropped_by_rule; }},
+     [](const CompareView::Cell& s) { return double(s.dropped); },
+     [](const CompareView::Cell& s) { return &s.dropped_by_rule; }},
     {"in flight", "submitted, not yet completed, threw, refused or dropped", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.in_flight()); }},
+     [](const CompareView::Cell& s) { return double(s.in_flight()); }},
     {"throughput", "tasks ended per second of scenario time, first submission to last end", Format::rate,
-     Better::higher, [](const metrics::Summary& s) { return s.throughput; }},
+     Better::higher, [](const CompareView::Cell& s) { return s.throughput; }},
     {"queue wait p50", "submitted -> started, median", Format::time, Better::lower,
-     [](const metrics::Summary& s) { return ns(s.queue_wait.p50); }},
+     [](const CompareView::Cell& s) { return ns(s.queue_wait.p50); }},
     {"queue wait p99", "submitted -> started, 99th percentile", Format::time, Better::lower,
-     [](const metrics::Summary& s) { return ns(s.queue_wait.p99); }},
+     [](const CompareView::Cell& s) { return ns(s.queue_wait.p99); }},
     {"end to end p50", "submitted -> ended, median", Format::time, Better::lower,
-     [](const metrics::Summary& s) { return ns(s.end_to_end.p50); }},
+     [](const CompareView::Cell& s) { return ns(s.end_to_end.p50); }},
     {"end to end p99", "submitted -> ended, 99th percentile", Format::time, Better::lower,
-     [](const metrics::Summary& s) { return ns(s.end_to_end.p99); }},
-    {"workers now", "alive at the end (or now)", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.final_workers); }},
+     [](const CompareView::Cell& s) { return ns(s.end_to_end.p99); }},
+    {"end to end max", "submitted -> ended, the longest", Format::time, Better::lower,
+     [](const CompareView::Cell& s) { return ns(s.end_to_end.max); }},
+    {"submit lateness p99",
+     "how late the submissions were against the schedule, 99th percentile: a pool that blocks its submitter "
+     "(ants when full, Java's CallerRuns) delays the arrivals behind it. Measured by the runner's submitters, "
+     "not traced: known for the whole run, once it has ended (a replay: the file's)",
+     Format::time, Better::lower, [](const CompareView::Cell& s) { return s.late.known ? ns(s.late.p99) : kNone; }},
+    {"submit lateness max", "how late the latest submission was against the schedule (whole run, once it ended)",
+     Format::time, Better::lower, [](const CompareView::Cell& s) { return s.late.known ? ns(s.late.max) : kNone; }},
+    {"workers final",
+     "alive when the workload ended (its last phase), before the pools were shut down: the runner's "
+     "\"workers final\". \"-\" until then",
+     Format::count, Better::none,
+     [](const CompareView::Cell& s) { return s.after_workload ? double(s.final_workers) : kNone; }},
+    {"workers now", "alive at this moment: the replay cursor, or the live run's clock (0 once the pools were shut down)",
+     Format::count, Better::none, [](const CompareView::Cell& s) { return double(s.now_workers); }},
     {"workers peak", "most alive at once", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.peak_workers); }},
+     [](const CompareView::Cell& s) { return double(s.peak_workers); }},
     {"workers mean", "alive, averaged over time", Format::count, Better::none,
-     [](const metrics::Summary& s) { return s.mean_workers; }},
+     [](const CompareView::Cell& s) { return s.mean_workers; }},
     {"spawned", "workers started, by rule (hover)", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.workers_spawned); },
-     [](const metrics::Summary& s) { return &s.spawned_by_rule; }},
+     [](const CompareView::Cell& s) { return double(s.workers_spawned); },
+     [](const CompareView::Cell& s) { return &s.spawned_by_rule; }},
     {"reaped", "workers reaped, by mechanism (hover)", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.workers_reaped); },
-     [](const metrics::Summary& s) { return &s.reaped_by_rule; }},
+     [](const CompareView::Cell& s) { return double(s.workers_reaped); },
+     [](const CompareView::Cell& s) { return &s.reaped_by_rule; }},
     {"utilisation", "busy / workers, averaged over time: how much of what it keeps alive it uses", Format::percent,
-     Better::higher, [](const metrics::Summary& s) { return s.utilisation; }},
+     Better::higher, [](const CompareView::Cell& s) { return s.utilisation; }},
     {"peak busy", "most workers running tasks at once", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.peak_busy); }},
+     [](const CompareView::Cell& s) { return double(s.peak_busy); }},
     {"peak queued", "most tasks waiting at once", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.peak_queued); }},
+     [](const CompareView::Cell& s) { return double(s.peak_queued); }},
     {"peak blocked", "most submitters blocked inside submit at once", Format::count, Better::none,
-     [](const metrics::Summary& s) { return double(s.peak_blocked); }},
+     [](const CompareView::Cell& s) { return double(s.peak_blocked); }},
 };
 
 std::string format(double v, Format f) {
   char buf[48];
   switch (f) {
     case Format::count:
+      if (v == kNone) return "-";
       std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f" : "%.1f", v);
       return buf;
     case Format::rate:
+      if (v == kNone) return "-";
       std::snprintf(buf, sizeof buf, "%.1f/s", v);
       return buf;
     case Format::percent:
       std::snprintf(buf, sizeof buf, "%.0f%%", v * 100);
       return buf;
     case Format::time:
+      if (v == kNone) return "-";
       return v == 0 ? "0" : plot::format_short(v);
   }
   return "";
@@ -103,17 +123,38 @@ void CompareView::draw(Context& cx) {
   // quiet moment shows at once, and the last one at most 0.25 s later.
   const double now = ImGui::GetTime();
   const std::uint64_t version = cx.frame.at_now.event_count();
-  if (summaries_.size() != pools.size() || (version != version_ && now - computed_at_ > 0.25)) {
+  const std::int64_t end = cx.frame.workload_end;
+  const bool after = end >= 0 && cx.frame.now >= end;
+  const bool known_late = !cx.frame.lateness.empty();
+  if (summaries_.size() != pools.size() || after != after_workload_ || known_late != lateness_known_ ||
+      (version != version_ && now - computed_at_ > 0.25)) {
     summaries_.clear();
-    for (const metrics::PoolMetrics& p : pools) summaries_.push_back(p.summary());
+    for (std::size_t i = 0; i < pools.size(); ++i) {
+      Cell c;
+      static_cast<metrics::Summary&>(c) = pools[i].summary(after ? end : -1);
+      c.now_workers = pools[i].counters().workers;
+      c.after_workload = after;
+      if (i < cx.frame.lateness.size()) c.late = cx.frame.lateness[i];
+      summaries_.push_back(c);
+    }
     version_ = version;
     computed_at_ = now;
+    after_workload_ = after;
+    lateness_known_ = known_late;
   }
   if (pools.empty()) {
     ImGui::TextDisabled("Start the run to compare its pools.");
     return;
   }
-  ImGui::TextDisabled(cx.frame.replay ? "as of the replay cursor" : "so far in this run");
+  // Which moment the numbers are of: the replay cursor or the live clock;
+  // "workers final" is read where the workload ended, as the runner does.
+  {
+    std::string when = cx.frame.replay ? "as of the replay cursor, " : "so far in this run, ";
+    when += plot::format_short(static_cast<double>(cx.frame.now));
+    if (end >= 0) when += std::string("; the workload ends at ") + plot::format_short(static_cast<double>(end));
+    if (cx.frame.at_now_behind) when += " (catching up with the cursor)";
+    ImGui::TextDisabled("%s", when.c_str());
+  }
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("compare", static_cast<int>(pools.size()) + 1, flags)) return;
@@ -126,8 +167,12 @@ void CompareView::draw(Context& cx) {
   ImGui::TextUnformatted("");
   for (std::size_t p = 0; p < pools.size(); ++p) {
     ImGui::TableSetColumnIndex(static_cast<int>(p) + 1);
-    // The pool's name in its colour: the key to every plot and lane.
-    ImGui::TextColored(col4(ui.palette().pool(p)), "%s", pools[p].info().name.c_str());
+    // The pool's name in its colour: the key to every plot and lane; cut
+    // with an ellipsis when the column is narrower (whole on hover).
+    const std::string& name = pools[p].info().name;
+    ImGui::PushStyleColor(ImGuiCol_Text, col4(ui.pool_colour(p)));
+    elided_text(name, ImGui::GetContentRegionAvail().x);
+    ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (design %s)", pools[p].info().name.c_str(), pools[p].info().design.c_str());
   }
@@ -138,18 +183,18 @@ void CompareView::draw(Context& cx) {
     ImGui::TextUnformatted(row.name);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.help);
     // The best value, where lower or higher is better and the pools differ as shown.
-    double best = row.value(summaries_[0]);
-    for (const metrics::Summary& s : summaries_) {
+    double best = kNone;
+    for (const Cell& s : summaries_) {
       double v = row.value(s);
-      if (row.better == Better::lower ? v < best : v > best) best = v;
+      if (v != kNone && (best == kNone || (row.better == Better::lower ? v < best : v > best))) best = v;
     }
     const std::string best_text = format(best, row.format);
     bool differ = false;
-    for (const metrics::Summary& s : summaries_) differ = differ || format(row.value(s), row.format) != best_text;
+    for (const Cell& s : summaries_) differ = differ || format(row.value(s), row.format) != best_text;
     for (std::size_t p = 0; p < summaries_.size(); ++p) {
       ImGui::TableSetColumnIndex(static_cast<int>(p) + 1);
       const std::string text = format(row.value(summaries_[p]), row.format);
-      const bool highlight = row.better != Better::none && differ && text == best_text;
+      const bool highlight = row.better != Better::none && differ && best != kNone && text == best_text;
       if (highlight) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 230, 140, 255));
       ImGui::TextUnformatted(text.c_str());
       if (highlight) ImGui::PopStyleColor();

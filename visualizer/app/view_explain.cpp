@@ -133,7 +133,7 @@ void ExplainView::draw(Context& cx) {
 
   for (const Entry& e : entries(cx)) {
     ImGui::PushID(static_cast<int>(e.index));
-    const plot::Rgba c = ui.palette().pool(e.index);
+    const plot::Rgba c = ui.pool_colour(e.index);
     ImGui::PushStyleColor(ImGuiCol_Header, col4(c.with_alpha(110)));
     ImGui::PushStyleColor(ImGuiCol_HeaderHovered, col4(c.with_alpha(150)));
     const std::string title = e.name == e.design ? e.name : e.name + "  (" + e.design + ")";

@@ -8,6 +8,7 @@
 // Rows scroll and fold per pool, only the rows on screen are drawn, and each
 // row only the slices in view (merged below a pixel).
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 
@@ -122,6 +123,22 @@ void LanesView::draw(Context& cx, float y, float height) {
         continue;
       r.lanes.push_back(&lane);
     }
+    // Spawn order, or exit order: the workers that left first on top, those
+    // still alive (as of now) below, so a drain reads as a staircase.
+    const auto workers = r.lanes.begin() + static_cast<std::ptrdiff_t>(r.callers);
+    if (ui.lanes_by_exit) {
+      auto exit_key = [&](const metrics::WorkerLane* w) {
+        return w->exited >= 0 && w->exited <= now ? w->exited : std::numeric_limits<std::int64_t>::max();
+      };
+      std::stable_sort(workers, r.lanes.end(), [&](const metrics::WorkerLane* a, const metrics::WorkerLane* b) {
+        const auto ka = exit_key(a), kb = exit_key(b);
+        return ka != kb ? ka < kb : a->spawned < b->spawned;
+      });
+    } else {
+      std::stable_sort(workers, r.lanes.end(), [](const metrics::WorkerLane* a, const metrics::WorkerLane* b) {
+        return a->spawned < b->spawned;
+      });
+    }
   }
   // Rows shrink (down to 3 px) to fit the panel before it has to scroll. Each
   // pool gets a fair share of the room, so one with thousands of workers
@@ -185,7 +202,7 @@ void LanesView::draw(Context& cx, float y, float height) {
       else
         dl->AddTriangleFilled({ax, ty + th * 0.25f}, {ax + th * 0.6f, ty + th * 0.25f},
                               {ax + th * 0.3f, ty + th * 0.75f}, IM_COL32(200, 200, 200, 255));
-      dl->AddRectFilled({ax + th, ty + th * 0.2f}, {ax + th * 1.6f, ty + th * 0.8f}, col(palette.pool(p)), 2);
+      dl->AddRectFilled({ax + th, ty + th * 0.2f}, {ax + th * 1.6f, ty + th * 0.8f}, col(ui.pool_colour(p)), 2);
       char text[240];
       std::snprintf(text, sizeof text, "%s: %zu workers alive, %zu ever%s", pool.info().name.c_str(), rows.alive,
                     rows.ever, rows.callers > 0 ? "; the caller runs tasks too (top lane)" : "");
@@ -208,7 +225,7 @@ void LanesView::draw(Context& cx, float y, float height) {
         plot::visible_spans<metrics::TaskSlice>(lane->slices, now, map, spans_);
         for (const plot::Span& s : spans_) {
           const bool threw = s.count == 1 && lane->slices[s.first].threw;
-          dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : palette.pool(p)));
+          dl->AddRectFilled({s.x0, top}, {s.x1, bottom}, col(threw ? palette.threw : ui.pool_colour(p)));
         }
       };
       const bool row_hovered = hovered && !dragging_ && mouse.y >= top && mouse.y < top + row_h &&
@@ -245,8 +262,14 @@ void LanesView::draw(Context& cx, float y, float height) {
         dl->AddRectFilled({x(l.reaped), top}, {std::max(x(l.end), x(l.reaped) + 2), bottom}, col(palette.reaped));
       draw_tasks();
       dl->PopClipRect();
-      if (row_hovered)
+      // The worker hovered here or in the marker rows: its whole row outlined.
+      if (ui.hovered_worker && ui.hovered_worker->first == p && ui.hovered_worker->second == lane->id)
+        dl->AddRect({ui.time_x0 - ui.px(2), top - 1}, {ui.time_x1 + ui.px(2), bottom + 1},
+                    IM_COL32(255, 255, 255, 220), 0, 0, ui.px(1.5f));
+      if (row_hovered) {
+        ui.hovering_worker = std::pair{p, lane->id};
         lane_tooltip(*lane, l, static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap);
+      }
     }
   }
   // The rows' full height, for the scroll bar; then the lines across what is visible.

@@ -65,8 +65,49 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     const ImVec2 r0{ui.time_x0, y}, r1{ui.time_x1, y + row_height - ui.px(2)};
     dl->AddRectFilled(r0, r1, IM_COL32(28, 28, 33, 255));
     dl->AddRectFilled({ui.time_x0 - ui.px(106), y + ui.px(5)}, {ui.time_x0 - ui.px(96), y + ui.px(15)},
-                      col(palette.pool(p)), 2);
-    dl->AddText({ui.time_x0 - ui.px(92), y + ui.px(2)}, IM_COL32(220, 220, 220, 255), pool.info().name.c_str());
+                      col(ui.pool_colour(p)), 2);
+    // The pool's name: the plots' legend. Click hides the pool in every
+    // plot (or shows it again), Ctrl+click shows only it.
+    const bool hidden = ui.pools_hidden.count(p) > 0;
+    {
+      const ImVec2 n0{ui.time_x0 - ui.px(108), y}, n1{ui.time_x0 - ui.px(4), r1.y};
+      const float name_w = n1.x - n0.x - ui.px(16);
+      dl->PushClipRect(n0, n1, true);
+      const std::string& name = pool.info().name;
+      std::string shown_name = name;
+      if (ImGui::CalcTextSize(name.c_str()).x > name_w) {
+        while (!shown_name.empty() && ImGui::CalcTextSize((shown_name + "…").c_str()).x > name_w) {
+          shown_name.pop_back();
+          while (!shown_name.empty() && (static_cast<unsigned char>(shown_name.back()) & 0xC0) == 0x80)
+            shown_name.pop_back();
+        }
+        shown_name += "…";
+      }
+      dl->AddText({ui.time_x0 - ui.px(92), y + ui.px(2)},
+                  hidden ? IM_COL32(110, 110, 110, 255) : IM_COL32(220, 220, 220, 255), shown_name.c_str());
+      dl->PopClipRect();
+      ImGui::SetCursorScreenPos(n0);
+      ImGui::PushID(static_cast<int>(p));
+      ImGui::InvisibleButton("legend", {n1.x - n0.x, std::max(1.0f, n1.y - n0.y)});
+      if (ImGui::IsItemClicked(0)) {
+        if (ImGui::GetIO().KeyCtrl) {
+          ui.pools_hidden.clear();
+          for (std::size_t q = 0; q < pools.size(); ++q)
+            if (q != p) ui.pools_hidden.insert(q);
+        } else if (hidden) {
+          ui.pools_hidden.erase(p);
+        } else {
+          ui.pools_hidden.insert(p);
+        }
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s (%s)%s\nclick: %s it in the plots; Ctrl+click: only it", name.c_str(),
+                          pool.info().design.c_str(), hidden ? ", hidden in the plots" : "", hidden ? "show" : "hide");
+      ImGui::PopID();
+    }
+    if (hidden)
+      dl->AddLine({ui.time_x0 - ui.px(107), y + ui.px(10)}, {ui.time_x0 - ui.px(95), y + ui.px(10)},
+                  IM_COL32(20, 20, 20, 255), ui.px(2));
     const bool hovered_row =
         mouse.y >= r0.y && mouse.y < r1.y && ImGui::IsWindowHovered() && !ImGui::IsMouseDragging(0);
     std::optional<plot::Bucket> hover;
@@ -92,10 +133,43 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
           const unsigned bit = 1u << static_cast<unsigned>(m.kind);
           if (seen & bit) continue;
           seen |= bit;
-          Look l = look(palette, m, palette.pool(p));
+          Look l = look(palette, m, ui.pool_colour(p));
           const float gy = l.lower ? r0.y + (r1.y - r0.y) * 0.72f : r0.y + (r1.y - r0.y) * 0.3f;
           glyph(dl, l.glyph, {b.x + dx, gy}, b.count > 1 ? r * 1.15f : r, col(l.colour));
+          if (b.count == 1 && ui.hovered_worker && ui.hovered_worker->first == p && m.worker != 0 &&
+              ui.hovered_worker->second == m.worker)
+            dl->AddCircle({b.x + dx, gy}, r * 1.9f, IM_COL32(255, 255, 255, 230), 16, ui.px(1.5f));
           dx += r * 1.2f;
+        }
+        // A merged reap glyph says how many it stands for, and by which
+        // mechanism when there is one and room before the next glyph:
+        // "48 cleaner-pass". Counted over at most 2,048 markers a cell.
+        if (b.count > 1 && static_cast<MarkerRow>(row) == MarkerRow::workers) {
+          std::size_t reaps = 0;
+          Label rule = kNoLabel;
+          bool one_rule = true;
+          const std::size_t scan = std::min<std::size_t>(b.count, 2048);
+          for (std::size_t k = 0; k < scan; ++k) {
+            const metrics::Marker& m = pool.markers()[ids[b.first + k]];
+            if (m.kind != EventKind::worker_reaped) continue;
+            ++reaps;
+            if (rule == kNoLabel) rule = m.rule;
+            one_rule = one_rule && label_code(m.rule) == label_code(rule);
+          }
+          if (reaps > 1) {
+            const float next = &b + 1 < buckets_.data() + buckets_.size() ? (&b + 1)->x : r1.x;
+            std::string text = std::to_string(reaps) + (scan < b.count ? "+" : "");
+            const std::string full = one_rule ? text + " " + std::string(label_code(rule)) : text;
+            if (ImGui::CalcTextSize(full.c_str()).x + dx + r < next - b.x) text = full;
+            const float room = next - b.x - dx - r * 0.5f;
+            if (ImGui::CalcTextSize(text.c_str()).x < room || room > ui.px(12)) {
+              // The draw list's clip only: ImGui::PopClipRect would leave the
+              // window's clip at the row's, and hide the lanes below.
+              dl->PushClipRect({b.x, r0.y}, {std::max(b.x + 1, next - ui.px(2)), r1.y}, true);
+              dl->AddText({b.x + dx - r * 0.2f, r0.y - ui.px(1)}, IM_COL32(235, 235, 235, 255), text.c_str());
+              dl->PopClipRect();
+            }
+          }
         }
       }
       if (hovered_row && static_cast<MarkerRow>(row) != MarkerRow::pool) {
@@ -117,9 +191,10 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     if (hover) {
       const auto& ids = ix.markers[static_cast<std::size_t>(hover_row)];
       const auto& first = pool.markers()[ids[hover->first]];
+      if (first.worker != 0) ui.hovering_worker = std::pair{p, first.worker};
       const auto& last = pool.markers()[ids[hover->first + hover->count - 1]];
       ImGui::BeginTooltip();
-      swatch(palette.pool(p));
+      swatch(ui.pool_colour(p));
       if (hover->count == 1)
         ImGui::Text("%s at %s", pool.info().name.c_str(), plot::format_time(static_cast<double>(first.t)).c_str());
       else
@@ -153,7 +228,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     dl->AddText({x + 2.6f * r, y + ui.px(1)}, IM_COL32(180, 180, 190, 255), text.c_str());
     x += width + ui.px(14);
   };
-  item(Glyph::up, palette.pool(0), "spawned");
+  item(Glyph::up, ui.pool_colour(0), "spawned");
   for (std::size_t i = 0; i < mechanisms_.size(); ++i)
     item(Glyph::down, palette.mechanism(label_code(mechanisms_[i])),
          "reaped: " + std::string(label_code(mechanisms_[i])));

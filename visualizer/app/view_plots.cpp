@@ -25,6 +25,21 @@ struct Hit {
 
 }  // namespace
 
+bool PlotsView::empty(const Frame& f, Counter c) {
+  if (f.metrics.pools().empty()) return false;
+  for (const metrics::PoolMetrics& p : f.metrics.pools()) {
+    const metrics::Summary& t = p.totals();
+    const std::uint32_t peak = c == Counter::workers || c == Counter::idle ? t.peak_workers
+                               : c == Counter::busy                         ? t.peak_busy
+                               : c == Counter::queued                       ? t.peak_queued
+                                                                            : t.peak_blocked;
+    if (peak > 0) return false;
+  }
+  return true;
+}
+
+float PlotsView::folded_height(const Ui& ui) { return ImGui::GetTextLineHeight() + ui.px(4); }
+
 float PlotsView::draw(Context& cx, float y, float height) {
   Ui& ui = cx.ui;
   const auto& pools = cx.frame.metrics.pools();
@@ -43,36 +58,109 @@ float PlotsView::draw(Context& cx, float y, float height) {
   const float label_x = ui.time_x0 - ui.px(106);
   for (Counter counter : kCounters) {
     const auto c = static_cast<int>(counter);
-    if (!ui.plots_shown[static_cast<std::size_t>(c)]) continue;
+    const auto cu = static_cast<std::size_t>(c);
+    if (!ui.plots_shown[cu]) continue;
+    // A plot where every pool stayed at 0 the whole run (no queue, nobody
+    // blocked) says so in one line instead of taking a plot's room.
+    if (ui.fold_empty_plots && empty(cx.frame, counter)) {
+      const float h = folded_height(ui);
+      dl->AddText({label_x, y + ui.px(1)}, IM_COL32(150, 150, 160, 255), std::string(counter_name(counter)).c_str());
+      dl->AddText({ui.time_x0 + ui.px(4), y + ui.px(1)}, IM_COL32(150, 150, 160, 255),
+                  "0 for every pool, the whole run (folded)");
+      y += h;
+      continue;
+    }
     const ImVec2 r0{ui.time_x0, y}, r1{ui.time_x1, y + height - ui.px(3)};
     dl->AddRectFilled(r0, r1, IM_COL32(28, 28, 33, 255));
 
     std::uint32_t highest = 0;
+    std::size_t visible = 0;
     for (std::size_t p = 0; p < pools.size(); ++p) {
-      plot::decimate_steps(ranges_[p], cx.frame.index.pool(p).values[static_cast<std::size_t>(c)], columns_[p]);
+      if (!ui.pool_shown(cu, p)) continue;
+      ++visible;
+      plot::decimate_steps(ranges_[p], cx.frame.index.pool(p).values[cu], columns_[p]);
       highest = std::max(highest, plot::columns_max(columns_[p]));
     }
-    const plot::ValueMap vm{.vmax = plot::nice_ceiling(highest), .y_top = r0.y + ui.px(3), .y_bottom = r1.y - ui.px(1)};
+    const plot::ValueMap vm{.vmax = plot::nice_ceiling(highest),
+                            .y_top = r0.y + ui.px(3),
+                            .y_bottom = r1.y - ui.px(1),
+                            .log = ui.plot_log[cu]};
 
-    // The label column: the counter's name and its value axis.
+    // The label column: the counter's name and its value axis; "log" and
+    // how many pools are left out under it. Right-click: the plot's menu.
     dl->AddText({label_x, y + ui.px(2)}, IM_COL32(230, 230, 230, 255), std::string(counter_name(counter)).c_str());
-    for (const plot::Tick& t : plot::value_ticks(vm, ImGui::GetTextLineHeight() * 1.6f)) {
-      const auto ty = static_cast<float>(t.pos);
-      dl->AddLine({r0.x, ty}, {r1.x, ty}, IM_COL32(255, 255, 255, 14));
-      // Labels stay inside their plot, so neighbouring plots' labels never meet.
-      ImVec2 size = ImGui::CalcTextSize(t.label.c_str());
-      const float ly = std::clamp(ty - size.y * 0.5f, r0.y, r1.y - size.y);
-      dl->AddText({r0.x - size.x - ui.px(4), ly}, IM_COL32(150, 150, 160, 255), t.label.c_str());
+    {
+      std::string note = ui.plot_log[cu] ? "log" : "";
+      if (visible < pools.size())
+        note += (note.empty() ? "" : ", ") + std::to_string(pools.size() - visible) + " hidden";
+      if (!note.empty() && height > ImGui::GetTextLineHeight() * 2.2f)
+        dl->AddText({label_x, y + ui.px(2) + ImGui::GetTextLineHeight()}, IM_COL32(150, 150, 160, 255), note.c_str());
+    }
+    ImGui::SetCursorScreenPos({label_x, r0.y});
+    ImGui::PushID(static_cast<int>(cu));
+    ImGui::InvisibleButton("label", {std::max(1.0f, r0.x - label_x - ui.px(30)), std::max(1.0f, r1.y - r0.y)});
+    if (ImGui::IsItemClicked(0)) ui.plot_log[cu] = !ui.plot_log[cu];
+    if (ImGui::BeginPopupContextItem("plot menu")) {
+      ImGui::Checkbox("log scale", &ui.plot_log[cu]);
+      ImGui::Separator();
+      for (std::size_t p = 0; p < pools.size(); ++p) {
+        bool on = !ui.plot_hidden[cu].count(p);
+        swatch(ui.pool_colour(p));
+        if (ImGui::Checkbox(pools[p].info().name.c_str(), &on)) {
+          if (on)
+            ui.plot_hidden[cu].erase(p);
+          else
+            ui.plot_hidden[cu].insert(p);
+        }
+        ImGui::SameLine();
+        ImGui::PushID(static_cast<int>(p));
+        if (ImGui::SmallButton("solo")) {
+          ui.plot_hidden[cu].clear();
+          for (std::size_t q = 0; q < pools.size(); ++q)
+            if (q != p) ui.plot_hidden[cu].insert(q);
+        }
+        ImGui::PopID();
+      }
+      if (ImGui::Selectable("show every pool")) ui.plot_hidden[cu].clear();
+      ImGui::EndPopup();
+    }
+    ImGui::PopID();
+    {
+      // From the top down, a label only where it does not overlap the one
+      // above (a short plot keeps its top value, not a pile of "250" on "0").
+      const auto ticks = plot::value_ticks(vm, ImGui::GetTextLineHeight() * 1.6f);
+      float free_from = r0.y - 1e6f;
+      for (auto t = ticks.rbegin(); t != ticks.rend(); ++t) {
+        const auto ty = static_cast<float>(t->pos);
+        dl->AddLine({r0.x, ty}, {r1.x, ty}, IM_COL32(255, 255, 255, 14));
+        // Labels stay inside their plot, so neighbouring plots' labels never meet.
+        ImVec2 size = ImGui::CalcTextSize(t->label.c_str());
+        const float ly = std::clamp(ty - size.y * 0.5f, r0.y, r1.y - size.y);
+        if (ly < free_from) continue;
+        dl->AddText({r0.x - size.x - ui.px(4), ly}, IM_COL32(150, 150, 160, 255), t->label.c_str());
+        free_from = ly + size.y;
+      }
     }
     dl->PushClipRect(r0, r1, true);
     time_lines(cx, dl, r0.y, r1.y);
+    // Pools with the same values draw one line over another (six pools at
+    // 10 in `overload`): each is shifted by a line's width from the next,
+    // around the true value, so every colour shows. Hover gives the values.
+    const float thick = std::max(1.0f, std::round(ui.px(1.6f)));
+    std::size_t k = 0;
     for (std::size_t p = 0; p < pools.size(); ++p) {
+      if (!ui.pool_shown(cu, p)) continue;
+      // A short plot shifts them by half a width: every colour still shows a sliver.
+      const float step = r1.y - r0.y >= 6 * thick * static_cast<float>(visible) ? thick : thick * 0.5f;
+      const float shift = visible > 1 && visible <= 10
+                              ? step * (static_cast<float>(k) - static_cast<float>(visible - 1) * 0.5f)
+                              : 0.0f;
+      ++k;
       plot::step_line(columns_[p], vm, line_);
       points_.resize(line_.size());
-      for (std::size_t i = 0; i < line_.size(); ++i) points_[i] = {line_[i].x, line_[i].y};
+      for (std::size_t i = 0; i < line_.size(); ++i) points_[i] = {line_[i].x, line_[i].y - shift};
       // A whole number of pixels thick: ImGui then anti-aliases with a texture, half the vertices.
-      dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), col(palette.pool(p)), 0,
-                      std::max(1.0f, std::round(ui.px(1.6f))));
+      dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), col(ui.pool_colour(p)), 0, thick);
     }
     dl->PopClipRect();
 
@@ -80,6 +168,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
     if (mouse.x >= label_x && mouse.x < r0.x && mouse.y >= r0.y && mouse.y < r1.y && ImGui::IsWindowHovered()) {
       ImGui::BeginTooltip();
       wrapped(std::string(counter_help(counter)), wrap);
+      ImGui::TextDisabled("click: log scale on or off; right-click: hide or solo pools in this plot");
       ImGui::EndTooltip();
     }
     // Hover: every pool's value here, and the nearest change with its event and rule.
@@ -88,6 +177,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
       const auto t = static_cast<std::int64_t>(map.to_t(mouse.x));
       std::optional<Hit> hit;
       for (std::size_t p = 0; p < pools.size(); ++p) {
+        if (!ui.pool_shown(cu, p)) continue;
         const PoolIndex& ix = cx.frame.index.pool(p);
         auto i = plot::nearest_change(ix.times, series_end(cx, pools[p]), map, mouse.x, ui.px(6));
         if (!i) continue;
@@ -100,7 +190,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
       for (std::size_t p = 0; p < pools.size(); ++p) {
         const PoolIndex& ix = cx.frame.index.pool(p);
         auto i = t <= series_end(cx, pools[p]) ? plot::point_at(ix.times, t) : std::nullopt;
-        swatch(palette.pool(p));
+        swatch(ui.pool_colour(p));
         if (i)
           ImGui::Text("%-14s %u", pools[p].info().name.c_str(), ix.values[static_cast<std::size_t>(c)][*i]);
         else
@@ -111,9 +201,9 @@ float PlotsView::draw(Context& cx, float y, float height) {
         const auto& values = ix.values[static_cast<std::size_t>(c)];
         const float hx = static_cast<float>(map.to_x(static_cast<double>(ix.times[hit->point])));
         const float hy = static_cast<float>(vm.to_y(values[hit->point]));
-        dl->AddCircle({hx, hy}, ui.px(4), col(palette.pool(hit->pool)), 12, ui.px(1.5f));
+        dl->AddCircle({hx, hy}, ui.px(4), col(ui.pool_colour(hit->pool)), 12, ui.px(1.5f));
         ImGui::Separator();
-        swatch(palette.pool(hit->pool));
+        swatch(ui.pool_colour(hit->pool));
         ImGui::Text("%s: %u -> %u at %s", pools[hit->pool].info().name.c_str(),
                     hit->point > 0 ? values[hit->point - 1] : 0u, values[hit->point],
                     plot::format_time(static_cast<double>(ix.times[hit->point])).c_str());

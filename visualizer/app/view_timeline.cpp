@@ -27,14 +27,26 @@ void navigate(Context& cx, bool wheel_zooms, bool drag_pans) {
       ui.axis.zoom(std::pow(0.8, io.MouseWheel), map.to_t(io.MousePos.x));
     if (ImGui::IsMouseDoubleClicked(0)) fit_all(cx);
   }
-  if (drag_pans && ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 0))
+  if (drag_pans && !io.KeyShift && !ui.range_anchor && ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 0))
     ui.axis.pan(-io.MouseDelta.x * map.ns_per_px());
 }
+
+namespace {
+// The ruler's phase strip: a line of text under the ticks, when there are phases.
+float phase_strip(const Ui& ui) { return ui.phases.empty() ? 0.0f : ImGui::GetTextLineHeight() + ui.px(3); }
+}  // namespace
 
 void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
   const Ui& ui = cx.ui;
   const plot::TimeMap map = ui.map();
   for (const plot::Tick& t : ui.ticks) dl->AddLine({float(t.pos), y0}, {float(t.pos), y1}, IM_COL32(255, 255, 255, 18));
+  // Where a phase begins (burst after steady, idle after burst): dashed.
+  for (std::size_t i = 1; i < ui.phases.size(); ++i) {
+    const auto x = static_cast<float>(map.to_x(static_cast<double>(ui.phases[i].start)));
+    if (x < ui.time_x0 || x > ui.time_x1) continue;
+    for (float y = y0; y < y1; y += ui.px(8))
+      dl->AddLine({x, y}, {x, std::min(y1, y + ui.px(4))}, IM_COL32(255, 230, 160, 70));
+  }
   const auto now_x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
   if (now_x >= ui.time_x0 && now_x <= ui.time_x1) {
     if (cx.frame.replay)
@@ -43,6 +55,15 @@ void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
       dl->AddLine({now_x, y0}, {now_x, y1}, col(ui.palette().cursor, 0.25f));
   }
   if (ui.hover_x) dl->AddLine({*ui.hover_x, y0}, {*ui.hover_x, y1}, IM_COL32(255, 255, 255, 60));
+  // The selected range: a tint between two edges.
+  if (ui.range) {
+    const auto a = static_cast<float>(map.to_x(static_cast<double>(ui.range->first)));
+    const auto b = static_cast<float>(map.to_x(static_cast<double>(ui.range->second)));
+    const float x0 = std::clamp(std::min(a, b), ui.time_x0, ui.time_x1), x1 = std::clamp(std::max(a, b), ui.time_x0, ui.time_x1);
+    if (x1 > x0) dl->AddRectFilled({x0, y0}, {x1, y1}, IM_COL32(120, 170, 255, 28));
+    for (float x : {a, b})
+      if (x >= ui.time_x0 && x <= ui.time_x1) dl->AddLine({x, y0}, {x, y1}, IM_COL32(140, 190, 255, 140));
+  }
 }
 
 void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
@@ -50,13 +71,46 @@ void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const plot::TimeMap map = ui.map();
   dl->AddRectFilled({ui.time_x0, at.y}, {ui.time_x1, at.y + height}, IM_COL32(40, 40, 46, 255));
+  // The scenario's phases: a band each along the ruler's lower half,
+  // alternately lighter, named where there is room (hover: name, arrival, span).
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const Ui::PhaseBand* hovered_phase = nullptr;
+  if (!ui.phases.empty()) {
+    const float by0 = at.y + height - phase_strip(ui), by1 = at.y + height;
+    dl->PushClipRect({ui.time_x0, by0}, {ui.time_x1, by1}, true);
+    for (std::size_t i = 0; i < ui.phases.size(); ++i) {
+      const Ui::PhaseBand& ph = ui.phases[i];
+      const auto x0 = static_cast<float>(map.to_x(static_cast<double>(ph.start)));
+      const auto x1 = static_cast<float>(map.to_x(static_cast<double>(ph.end)));
+      if (x1 < ui.time_x0 || x0 > ui.time_x1) continue;
+      const ImU32 fill = ph.kind == "idle"    ? IM_COL32(60, 60, 66, 255)
+                         : ph.kind == "burst" ? IM_COL32(120, 96, 60, 255)
+                                              : (i % 2 ? IM_COL32(70, 80, 96, 255) : IM_COL32(80, 92, 110, 255));
+      dl->AddRectFilled({x0, by0 + ui.px(1)}, {x1 - ui.px(1), by1}, fill);
+      std::string label = ph.name;
+      if (!ph.kind.empty() && ph.kind != ph.name) label += " (" + ph.kind + ")";
+      const float tx = std::max(x0, ui.time_x0) + ui.px(3);
+      if (ImGui::CalcTextSize(label.c_str()).x < x1 - tx) {
+        dl->AddText({tx, by0 + ui.px(1)}, IM_COL32(235, 235, 235, 255), label.c_str());
+      } else if (ImGui::CalcTextSize(ph.name.c_str()).x < x1 - tx) {
+        dl->AddText({tx, by0 + ui.px(1)}, IM_COL32(235, 235, 235, 255), ph.name.c_str());
+      }
+      if (mouse.y >= by0 && mouse.y < by1 && mouse.x >= x0 && mouse.x < x1) hovered_phase = &ph;
+    }
+    dl->PopClipRect();
+  }
   for (const plot::Tick& t : ui.ticks) {
-    dl->AddLine({float(t.pos), at.y + height * 0.6f}, {float(t.pos), at.y + height}, IM_COL32(200, 200, 200, 160));
+    const float th = height - phase_strip(ui);  // the ticks' part of the ruler
+    dl->AddLine({float(t.pos), at.y + th * 0.6f}, {float(t.pos), at.y + th}, IM_COL32(200, 200, 200, 160));
     dl->AddText({float(t.pos) + ui.px(3), at.y + ui.px(1)}, IM_COL32(200, 200, 200, 255), t.label.c_str());
   }
   ImGui::SetCursorScreenPos({ui.time_x0, at.y});
   ImGui::InvisibleButton("ruler", {std::max(1.0f, ui.time_x1 - ui.time_x0), height});
-  if (ImGui::IsItemHovered())
+  if (ImGui::IsItemHovered() && hovered_phase)
+    ImGui::SetTooltip("phase %s: %s arrivals, %s to %s", hovered_phase->name.c_str(), hovered_phase->kind.c_str(),
+                      plot::format_time(static_cast<double>(hovered_phase->start)).c_str(),
+                      plot::format_time(static_cast<double>(hovered_phase->end)).c_str());
+  else if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", cx.replay ? "click or drag to move the replay cursor; wheel: zoom"
                                       : "wheel: zoom · drag: pan · double-click: show everything");
   if (cx.replay) {
@@ -71,7 +125,7 @@ void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
     navigate(cx, true, false);
     const auto x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
     if (x >= ui.time_x0 && x <= ui.time_x1) {
-      const float r = height * 0.35f;
+      const float r = (height - phase_strip(ui)) * 0.35f;
       dl->AddTriangleFilled({x - r, at.y}, {x + r, at.y}, {x, at.y + r * 1.4f}, col(ui.palette().cursor));
     }
   } else {
@@ -100,13 +154,21 @@ void TimelineView::draw(Context& cx) {
       mouse.x >= ui.time_x0 && mouse.x <= ui.time_x1)
     ui.hover_x = mouse.x;
 
-  const float ruler_h = ImGui::GetTextLineHeight() + ui.px(6);
+  const float ruler_h = ImGui::GetTextLineHeight() + ui.px(6) + phase_strip(ui);
   const auto pools = static_cast<float>(cx.frame.metrics.pools().size());
   const float marker_row = ui.px(22);
   const float markers_h = pools * marker_row + ImGui::GetTextLineHeightWithSpacing() + ui.px(4);
-  const auto shown = static_cast<float>(std::count(ui.plots_shown.begin(), ui.plots_shown.end(), true));
-  const float rest = avail.y - ruler_h - markers_h;
-  const float plot_h = shown > 0 ? std::clamp(rest * 0.5f / shown, ui.px(44), ui.px(150)) : 0;
+  // Plots at 0 for every pool fold to a line; the others share half the
+  // room left (more when the lanes have little to show), 44 to 220 px each.
+  float shown = 0, folded = 0;
+  for (Counter c : kCounters)
+    if (ui.plots_shown[static_cast<std::size_t>(c)])
+      (ui.fold_empty_plots && PlotsView::empty(cx.frame, c) ? folded : shown) += 1;
+  // The lanes keep room for a pool's first rows at least (a projector at 1280x720).
+  const float rest = avail.y - ruler_h - markers_h - folded * PlotsView::folded_height(ui);
+  const float lanes_min = ui.px(110);
+  const float plot_h =
+      shown > 0 ? std::clamp(std::min(rest * (ui.presentation ? 0.65f : 0.55f), rest - lanes_min) / shown, ui.px(26), ui.px(220)) : 0;
 
   float y = origin.y;
   ruler(cx, {origin.x, y}, ruler_h);
@@ -119,6 +181,17 @@ void TimelineView::draw(Context& cx) {
   // Plots and marker rows: one surface for zooming and panning.
   ImGui::SetCursorScreenPos({ui.time_x0, items_top});
   ImGui::InvisibleButton("plots", {std::max(1.0f, ui.time_x1 - ui.time_x0), std::max(1.0f, y - items_top)});
+  // Shift+drag selects a time range (its statistics open in a window); a plain drag pans.
+  {
+    ImGuiIO& io = ImGui::GetIO();
+    const auto t = static_cast<std::int64_t>(ui.map().to_t(std::clamp(io.MousePos.x, ui.time_x0, ui.time_x1)));
+    if (ImGui::IsItemActivated() && io.KeyShift) ui.range_anchor = t;
+    if (ui.range_anchor && ImGui::IsItemActive() && *ui.range_anchor != t)
+      ui.range = std::pair{std::min(*ui.range_anchor, t), std::max(*ui.range_anchor, t)};
+    if (!ImGui::IsItemActive()) ui.range_anchor.reset();
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive() && io.KeyShift)
+      ImGui::SetTooltip("Shift+drag: select a time range, for its statistics per pool");
+  }
   navigate(cx, true);
   ImGui::SetCursorScreenPos({origin.x, y});
   lanes_.draw(cx, y, origin.y + avail.y - y);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "visualizer/app/ui.h"
+#include "visualizer/model/range_stats.h"
 #include "visualizer/plot/hit_test.h"
 #include "visualizer/plot/step_line.h"
 
@@ -19,6 +20,9 @@ class PlotsView {
  public:
   // Draws the plots shown, `height` px each, from `y`; returns the height used.
   float draw(Context& cx, float y, float height);
+  // Every pool at 0 for the whole run in this counter: the plot folds to a line.
+  static bool empty(const Frame& f, Counter c);
+  static float folded_height(const Ui& ui);
 
  private:
   std::vector<std::vector<plot::ColumnRange>> ranges_;  // per pool, shared by its counters
@@ -69,13 +73,33 @@ class TimelineView {
   LanesView lanes_;
 };
 
-// The runner's summary metrics, side by side, refreshed a few times a second.
-class CompareView {
+// The selected range's statistics per pool, and latency histograms.
+class RangeView {
  public:
   void draw(Context& cx);
 
  private:
-  std::vector<metrics::Summary> summaries_;
+  std::vector<PoolRange> stats_;
+  std::pair<std::int64_t, std::int64_t> computed_for_{-1, -1};
+  std::uint64_t version_ = ~0ULL;
+  double computed_at_ = -1;
+};
+
+// The runner's summary metrics, side by side, refreshed a few times a second.
+class CompareView {
+ public:
+  void draw(Context& cx);
+  // A pool's column: the runner's summary (workers final read at the end of
+  // the workload, once it is past), with what the summary does not hold.
+  struct Cell : metrics::Summary {
+    std::uint32_t now_workers = 0;  // at the frame's moment
+    bool after_workload = false;    // the frame's moment is past the workload's end
+    SubmitLateness late;
+  };
+
+ private:
+  std::vector<Cell> summaries_;
+  bool after_workload_ = false, lateness_known_ = false;
   std::uint64_t version_ = ~0ULL;  // the event count they were computed at
   double computed_at_ = -1;
 };

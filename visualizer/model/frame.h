@@ -4,11 +4,21 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "scenarios/engine/metrics.h"
 #include "visualizer/model/trace_index.h"
 
 namespace poolscope::gui {
+
+// How late a pool's submissions were against their schedule (a submitter
+// blocked inside Submit delays the arrivals behind it). Not in the trace: the
+// engine measures it per submitter, so it is known for a whole run only (a
+// replay's file, a live run once it ended).
+struct SubmitLateness {
+  bool known = false;
+  std::int64_t p99 = 0, max = 0;  // ns
+};
 
 struct Frame {
   const metrics::RunMetrics& metrics;  // everything there is (a replay's whole run)
@@ -21,6 +31,14 @@ struct Frame {
   // The metrics as of `now`, for the comparison table and the explain panel
   // (a replay's are rebuilt up to the cursor; a live run's are `metrics`).
   const metrics::RunMetrics& at_now;
+  // When the scenario's last phase ends (its workload; the pools are shut
+  // down after it), -1 if unknown: "workers at the end of the workload", as
+  // the runner's "workers final", is read there.
+  std::int64_t workload_end = -1;
+  // Per pool (by position), if known; else empty.
+  std::span<const SubmitLateness> lateness = {};
+  // at_now is behind `now`: a replay's metrics are still being rebuilt.
+  bool at_now_behind = false;
 };
 
 }  // namespace poolscope::gui

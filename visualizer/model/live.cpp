@@ -1,5 +1,7 @@
 #include "visualizer/model/live.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 
 #include "pools/core/registry.h"
@@ -78,6 +80,7 @@ LiveSession::State LiveSession::state() const {
 
 bool LiveSession::start() {
   run_.reset();  // stops and joins the previous run, if any
+  lateness_.clear();
   index_.reset();
   tuned_.clear();
   if (!scenario_) return false;
@@ -135,6 +138,21 @@ void LiveSession::with_frame(const std::function<void(const Frame&)>& f) {
     return;
   }
   auto now = run_->now().count();
+  // Submission lateness is measured by the engine's submitters, not traced:
+  // it is there once the run has ended (as in the runner's table).
+  if (lateness_.empty() && run_->finished()) {
+    for (const scenario::PoolOutcome& p : run_->outcome().pools) {
+      if (lateness_.size() <= p.trace_id) lateness_.resize(p.trace_id + 1);
+      SubmitLateness& l = lateness_[p.trace_id];
+      if (p.lateness.empty()) continue;
+      std::vector<std::int64_t> v = p.lateness;
+      std::sort(v.begin(), v.end());
+      // The runner's (result_json's) p99: the ceil(0.99 n)-th smallest.
+      auto k = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(v.size())));
+      l = {true, v[std::clamp<std::size_t>(k, 1, v.size()) - 1], v.back()};
+    }
+  }
+  const std::int64_t workload_end = run_->workload().end.count();
   run_->with_metrics([&](const metrics::RunMetrics& m) {
     index_.sync(m, m.events());
     f(Frame{.metrics = m,
@@ -142,7 +160,9 @@ void LiveSession::with_frame(const std::function<void(const Frame&)>& f) {
             .events = m.events(),
             .now = std::max(now, index_.last_time()),
             .replay = false,
-            .at_now = m});
+            .at_now = m,
+            .workload_end = workload_end,
+            .lateness = lateness_});
   });
 }
 

@@ -68,6 +68,7 @@ class LiveSession {
   double time_scale_ = 1;
   std::unique_ptr<scenario::Run> run_;
   TraceIndex index_;
+  std::vector<SubmitLateness> lateness_;  // per trace pool id, once the run has ended
   std::map<std::string, std::map<std::string, json>> tuned_;
 };
 

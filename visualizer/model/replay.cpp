@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "pools/core/duration.h"
+
 namespace poolscope::gui {
 
 Replay::Replay(scenario::ResultFile file, std::size_t snapshot_every) : file_(std::move(file)) {
@@ -23,6 +25,39 @@ Replay::Replay(scenario::ResultFile file, std::size_t snapshot_every) : file_(st
     keys_.push_back(last);
   }
   at_cursor_.set_pools(file_.pool_infos());
+  // The end of the workload: the phases, one after another (each pool's own
+  // clock in a sequential schedule starts at 0 too).
+  if (const json* phases = file_.scenario.is_object() && file_.scenario.contains("phases") ? &file_.scenario["phases"]
+                                                                                           : nullptr;
+      phases && phases->is_array()) {
+    std::int64_t end = 0;
+    bool ok = true;
+    for (const json& p : *phases) {
+      auto d = p.is_object() && p.contains("duration") && p["duration"].is_string()
+                   ? parse_duration(p["duration"].get<std::string>())
+                   : std::nullopt;
+      if (!d) {
+        ok = false;
+        break;
+      }
+      end += d->count();
+    }
+    if (ok) workload_end_ = end;
+  }
+  for (const scenario::ResultPool& p : file_.pools) {
+    SubmitLateness l;
+    const json& s = p.summary;
+    if (s.is_object() && s.contains("submission_lateness_s") && s["submission_lateness_s"].is_object()) {
+      const json& j = s["submission_lateness_s"];
+      if (j.value("count", 0) > 0 && j.contains("p99") && j["p99"].is_number() && j.contains("max") &&
+          j["max"].is_number()) {
+        l.known = true;
+        l.p99 = static_cast<std::int64_t>(j["p99"].get<double>() * 1e9 + 0.5);
+        l.max = static_cast<std::int64_t>(j["max"].get<double>() * 1e9 + 0.5);
+      }
+    }
+    lateness_.push_back(l);
+  }
 }
 
 void Replay::set_position(std::size_t p) { position_ = std::min(p, keys_.size()); }
@@ -72,23 +107,39 @@ void Replay::add_at_cursor(std::size_t p) {
   }
 }
 
-bool Replay::sync_at_cursor(bool allow_rebuild) {
-  if (position_ < at_cursor_position_) {
-    if (!allow_rebuild) return false;
-    // The nearest snapshot at or before the cursor, else the start.
+bool Replay::sync_at_cursor(bool allow_rebuild, std::size_t budget) {
+  if (position_ >= at_cursor_position_) {
+    rebuilding_ = false;  // the cursor came forward again: an unfinished rebuild is not needed
+    add_at_cursor(position_);
+    return true;
+  }
+  if (!allow_rebuild) return false;
+  // Going back: rebuild from the nearest snapshot at or before the cursor
+  // (else the start), into building_, at most `budget` events a call; the
+  // metrics as of the old cursor stay in at_cursor_ until it is done.
+  if (!rebuilding_ || building_position_ > position_) {
     auto it = std::upper_bound(snapshots_.begin(), snapshots_.end(), position_,
                                [](std::size_t p, const auto& s) { return p < s.first; });
     if (it == snapshots_.begin()) {
-      at_cursor_ = metrics::RunMetrics();
-      at_cursor_.set_pools(file_.pool_infos());
-      at_cursor_position_ = 0;
+      building_ = metrics::RunMetrics();
+      building_.set_pools(file_.pool_infos());
+      building_position_ = 0;
     } else {
-      at_cursor_ = std::prev(it)->second;
-      at_cursor_position_ = std::prev(it)->first;
+      building_ = std::prev(it)->second;
+      building_position_ = std::prev(it)->first;
     }
-    last_rebuild_events_ = position_ - at_cursor_position_;
+    rebuild_from_ = building_position_;
+    rebuilding_ = true;
   }
-  add_at_cursor(position_);
+  const std::size_t to = position_ - building_position_ > budget ? building_position_ + budget : position_;
+  building_.add(std::span<const Event>(file_.events).subspan(building_position_, to - building_position_));
+  building_position_ = to;
+  if (building_position_ < position_) return false;
+  std::swap(at_cursor_, building_);
+  at_cursor_position_ = building_position_;
+  last_rebuild_events_ = position_ - rebuild_from_;
+  rebuilding_ = false;
+  building_ = metrics::RunMetrics();  // free the old metrics
   return true;
 }
 
@@ -98,7 +149,10 @@ void Replay::with_frame(const std::function<void(const Frame&)>& f) {
           .events = file_.events,
           .now = time_,
           .replay = true,
-          .at_now = at_cursor_});
+          .at_now = at_cursor_,
+          .workload_end = workload_end_,
+          .lateness = lateness_,
+          .at_now_behind = behind()});
 }
 
 }  // namespace poolscope::gui

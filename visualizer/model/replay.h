@@ -51,7 +51,12 @@ class Replay {
   // rebuilding them from the nearest snapshot before the cursor;
   // `allow_rebuild` false defers that (while the user drags the cursor).
   // Returns whether they are current.
-  bool sync_at_cursor(bool allow_rebuild = true);
+  // `budget` bounds the events a rebuild replays in one call (the GUI gives
+  // a frame's worth): until it has caught up, it returns false and
+  // at_cursor() stays as it was.
+  bool sync_at_cursor(bool allow_rebuild = true, std::size_t budget = static_cast<std::size_t>(-1));
+  // The metrics as of the cursor are behind it (a rebuild going on, or deferred).
+  bool behind() const { return at_cursor_position_ != position_; }
   const metrics::RunMetrics& at_cursor() const { return at_cursor_; }
   // How many events the last rebuild (going back) replayed, and how many
   // snapshots are kept: for the tests.
@@ -60,6 +65,9 @@ class Replay {
   std::size_t snapshot_every() const { return snapshot_every_; }
 
   void with_frame(const std::function<void(const Frame&)>& f);
+  // When the workload ended (the sum of the scenario's phases), -1 if the file does not say.
+  std::int64_t workload_end() const { return workload_end_; }
+  const std::vector<SubmitLateness>& lateness() const { return lateness_; }
 
  private:
   void set_position(std::size_t p);
@@ -83,6 +91,13 @@ class Replay {
   std::size_t snapshot_every_;
   std::vector<std::pair<std::size_t, metrics::RunMetrics>> snapshots_;  // (position, the metrics as of it), sorted
   std::size_t last_rebuild_events_ = 0;
+  // A rebuild going back, a budget at a time: the metrics from a snapshot at
+  // rebuild_from_, brought up to building_position_.
+  metrics::RunMetrics building_;
+  std::size_t building_position_ = 0, rebuild_from_ = 0;
+  bool rebuilding_ = false;
+  std::int64_t workload_end_ = -1;            // the scenario's phases, summed
+  std::vector<SubmitLateness> lateness_;      // from the file's summaries
 };
 
 }  // namespace poolscope::gui

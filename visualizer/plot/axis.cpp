@@ -116,6 +116,20 @@ std::vector<Tick> time_ticks(const TimeMap& map, double min_px) {
 
 std::vector<Tick> value_ticks(const ValueMap& vm, double min_px) {
   std::vector<Tick> ticks;
+  if (vm.log) {
+    char buf[32];
+    ticks.push_back({0, vm.to_y(0), "0"});
+    for (double v = 1; v <= vm.vmax * (1 + 1e-9); v *= 10) {
+      if (ticks.back().pos - vm.to_y(v) < min_px) continue;
+      std::snprintf(buf, sizeof buf, "%.0f", v);
+      ticks.push_back({v, vm.to_y(v), buf});
+    }
+    if (ticks.back().value < vm.vmax && ticks.back().pos - vm.to_y(vm.vmax) >= min_px * 0.6) {
+      std::snprintf(buf, sizeof buf, "%.0f", vm.vmax);
+      ticks.push_back({vm.vmax, vm.to_y(vm.vmax), buf});
+    }
+    return ticks;
+  }
   int max_ticks = std::max(1, static_cast<int>((vm.y_bottom - vm.y_top) / min_px));
   double step = std::max(1.0, nice_step(vm.vmax, max_ticks));
   char buf[32];

@@ -7,6 +7,9 @@
 // exactly where it started.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,10 +63,16 @@ class TimeAxis {
 
 // A value range mapped onto a pixel range, y growing downwards (screen space):
 // [0, vmax] onto [y_bottom, y_top].
+// Values to pixels, linear, or logarithmic (log(1 + v): 0 stays at the
+// bottom, and a pool of 200 workers leaves room for one of 8).
 struct ValueMap {
   double vmax = 1;
   double y_top = 0, y_bottom = 1;
-  double to_y(double v) const { return y_bottom - v / vmax * (y_bottom - y_top); }
+  bool log = false;
+  double to_y(double v) const {
+    const double f = log ? std::log1p(std::max(0.0, v)) / std::log1p(vmax) : v / vmax;
+    return y_bottom - f * (y_bottom - y_top);
+  }
 };
 
 // 1, 2 or 5 times a power of ten, the smallest with at most `max_ticks` ticks over `range`.
@@ -79,7 +88,8 @@ struct Tick {
 
 // Time ticks at least `min_px` apart, labelled in the unit their step needs ("250ms", "1.5s", "2m").
 std::vector<Tick> time_ticks(const TimeMap& map, double min_px);
-// Value ticks at least `min_px` apart on [0, vm.vmax]; the highest is always
+// Value ticks at least `min_px` apart on [0, vm.vmax] (on a log map: 0, 1,
+// 10, 100 ..., those with room); the highest is always
 // in the upper half (the top itself when a step would not fit).
 std::vector<Tick> value_ticks(const ValueMap& vm, double min_px);
 

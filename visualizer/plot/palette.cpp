@@ -112,6 +112,39 @@ std::size_t mechanism_slot(std::string_view code) {
   return kMechanisms.size() + 1;
 }
 
+std::size_t design_slot(std::string_view design) {
+  static constexpr std::string_view kDesigns[] = {"fasthttp",     "ants",         "gammazero",     "java",
+                                                  "spawn",        "coremax",      "ants-multi",    "lab01-fixed",
+                                                  "lab02-reaping", "lab03-coremax", "lab04-overload"};
+  if (auto it = std::find(std::begin(kDesigns), std::end(kDesigns), design); it != std::end(kDesigns))
+    return static_cast<std::size_t>(it - std::begin(kDesigns));
+  std::size_t h = 2166136261u;  // FNV-1a: the same slot in every run and build
+  for (char c : design) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h % 9;
+}
+
+Rgba variant(Rgba c, std::size_t k) {
+  if (k == 0) return c;
+  // Odd k lighter, even k darker, further each round.
+  const double f = std::min(0.75, 0.38 * static_cast<double>((k + 1) / 2));
+  auto mix = [&](std::uint8_t v) {
+    const double to = k % 2 == 1 ? 255.0 : 0.0;
+    return static_cast<std::uint8_t>(std::lround(v + (to - v) * f));
+  };
+  return {mix(c.r), mix(c.g), mix(c.b), c.a};
+}
+
+std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs) {
+  std::vector<Rgba> out;
+  std::vector<std::size_t> taken;  // how many pools use each slot so far
+  for (const std::string& d : designs) {
+    const std::size_t slot = design_slot(d) % palette.pools.size();
+    if (taken.size() <= slot) taken.resize(slot + 1, 0);
+    out.push_back(variant(palette.pools[slot], taken[slot]++));
+  }
+  return out;
+}
+
 Rgba Palette::mechanism(std::string_view code) const { return mechanism(mechanism_slot(code)); }
 
 double colour_distance(Rgba a, Rgba b) {

@@ -13,7 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace poolscope::plot {
 
@@ -50,6 +52,19 @@ const Palette& palette(PaletteKind kind);
 std::span<const std::string_view> known_mechanisms();
 // The slot of a reaping rule's code: fixed, whatever else the run reaped.
 std::size_t mechanism_slot(std::string_view code);
+
+// A design's colour slot in a palette: fixed for the shipped designs
+// (fasthttp, ants, gammazero, java, spawn, coremax, ants-multi, the labs), a
+// hash of the name for any other, so a design has the same colour in every
+// scenario.
+std::size_t design_slot(std::string_view design);
+// The colours of a run's pools, by position: each its design's colour; a
+// second pool of a colour already taken (two pools of one design, or two
+// designs sharing a slot) gets a variant of it, lighter, then darker, then
+// lighter still.
+std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs);
+// The k-th variant of a colour (k = 0: the colour itself).
+Rgba variant(Rgba c, std::size_t k);
 
 // How different two colours look: CIE76 ΔE, the distance in CIELAB (alpha
 // ignored). About 2 is just noticeable; 20 and more is a different colour.

@@ -35,10 +35,19 @@ int main(int argc, char** argv) {
   int pools = 1, min_pixels = 1500;  // the swatches beside the names cover a few hundred: more means series and lanes
   int x0 = 0, y0 = 0, x1 = -1, y1 = -1;  // the region counted (default: everything)
   auto kind = poolscope::plot::PaletteKind::standard;
+  std::vector<std::string> designs;  // --designs: each pool's colour is its design's
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--pools" && i + 1 < argc) {
       pools = std::atoi(argv[++i]);
+    } else if (a == "--designs" && i + 1 < argc) {
+      std::string list = argv[++i];
+      for (std::size_t at = 0; at <= list.size();) {
+        std::size_t comma = std::min(list.find(',', at), list.size());
+        designs.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
+      pools = static_cast<int>(designs.size());
     } else if (a == "--min-pixels" && i + 1 < argc) {
       min_pixels = std::atoi(argv[++i]);
     } else if (a == "--region" && i + 1 < argc) {
@@ -53,7 +62,7 @@ int main(int argc, char** argv) {
       file = a;
     } else {
       std::fprintf(stderr,
-                   "usage: poolscope-screenshot-check FILE.png [--pools N] [--palette colour-blind] [--min-pixels N]\n"
+                   "usage: poolscope-screenshot-check FILE.png [--pools N | --designs D1,D2..] [--palette colour-blind] [--min-pixels N]\n"
                    "                                  [--region X0,Y0,X1,Y1]\n");
       return 2;
     }
@@ -77,6 +86,11 @@ int main(int argc, char** argv) {
   const unsigned char* corner = pixels + (n - 1) * 3;  // the background, bottom right
   const auto& palette = poolscope::plot::palette(kind);
   std::vector<std::size_t> hits(static_cast<std::size_t>(pools), 0);
+  std::vector<Rgba> colours;
+  if (!designs.empty())
+    colours = poolscope::plot::pool_colours(palette, designs);
+  else
+    for (int k = 0; k < pools; ++k) colours.push_back(palette.pool(static_cast<std::size_t>(k)));
   for (std::size_t i = 0; i < n; ++i) {
     const unsigned char* p = pixels + i * 3;
     distinct.insert(static_cast<unsigned>(p[0]) << 16 | static_cast<unsigned>(p[1]) << 8 | p[2]);
@@ -85,7 +99,7 @@ int main(int argc, char** argv) {
                y = static_cast<int>(i / static_cast<std::size_t>(w));
     if (x < x0 || x >= x1 || y < y0 || y >= y1) continue;
     for (int k = 0; k < pools; ++k)
-      if (near(p, palette.pool(static_cast<std::size_t>(k)), 6)) ++hits[static_cast<std::size_t>(k)];
+      if (near(p, colours[static_cast<std::size_t>(k)], 6)) ++hits[static_cast<std::size_t>(k)];
   }
   stbi_image_free(pixels);
 
@@ -97,7 +111,7 @@ int main(int argc, char** argv) {
     ok = false;
   }
   for (int k = 0; k < pools; ++k) {
-    Rgba c = palette.pool(static_cast<std::size_t>(k));
+    Rgba c = colours[static_cast<std::size_t>(k)];
     bool found = hits[static_cast<std::size_t>(k)] >= static_cast<std::size_t>(min_pixels);
     std::printf("%s: pool %d's colour #%02x%02x%02x covers %zu pixels of %d,%d,%d,%d (at least %d wanted)\n",
                 found ? "ok" : "FAIL", k + 1, c.r, c.g, c.b, hits[static_cast<std::size_t>(k)], x0, y0, x1, y1,

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# poolscope-gui refuses bad flags and files with a message naming the flag
+# (or the file) and what was expected, and exit code 2 (issue 26, items 7 and
+# 10): never an abort inside GLFW, an X error or a bare "stod".
+#   flags.sh POOLSCOPE_GUI SOURCE_DIR OUT_DIR
+# The flag checks need no display; the file checks open a window, under
+# Xvfb, and are skipped (the script still passes) where xvfb-run is missing.
+set -uo pipefail
+gui=$1 src=$2 out=$3
+mkdir -p "$out"
+scenario="$src/tests/gui_smoke/two_pools.json"
+failed=0
+
+# expect_refused "WHAT THE MESSAGE MUST SAY" ARGS...
+expect_refused() {
+  local want=$1
+  shift
+  local err rc
+  err=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  if [[ $rc -ne 2 || $err != *"$want"* ]]; then
+    echo "FAIL: ${*:2}: exit $rc (2 wanted), said: $err (wanted: $want)"
+    failed=1
+  else
+    echo "ok: ${*:2}: exit 2: $(head -1 <<<"$err")"
+  fi
+}
+
+shot=(--screenshot "$out/never.png" "$scenario")
+expect_refused "--size: expected WIDTHxHEIGHT" "$gui" --size -5x-5 "${shot[@]}"
+expect_refused "--size: expected WIDTHxHEIGHT" "$gui" --size axb "${shot[@]}"
+expect_refused "--size: expected WIDTHxHEIGHT" "$gui" --size 100000x100000 "${shot[@]}"
+expect_refused "--size: expected WIDTHxHEIGHT" "$gui" --size 1600x "${shot[@]}"
+expect_refused "--size: expected WIDTHxHEIGHT" "$gui" --size 1600.5x900 "${shot[@]}"
+expect_refused "--view: expected FROM:TO with FROM before TO" "$gui" --view 5s:1s "${shot[@]}"
+expect_refused "--view: expected FROM:TO with FROM before TO" "$gui" --view 1s:1s "${shot[@]}"
+expect_refused "--ui-scale: expected a scale from 0.5 to 4" "$gui" --ui-scale 0 "${shot[@]}"
+expect_refused "--ui-scale: expected a scale from 0.5 to 4" "$gui" --ui-scale 50 "${shot[@]}"
+expect_refused "--hover: expected X,Y in px" "$gui" --hover a,b "${shot[@]}"
+expect_refused "--drag: expected X0,Y0:X1,Y1 in px" "$gui" --drag 1,2 "${shot[@]}"
+expect_refused "--timeout: expected a number of seconds above 0" "$gui" --timeout 0 "${shot[@]}"
+expect_refused "--lane-height: expected a height" "$gui" --lane-height -3 "${shot[@]}"
+
+if command -v xvfb-run >/dev/null; then
+  x=(xvfb-run -a -s "-screen 0 1024x768x24" "$gui" --size 800x600)
+  # --replay means a result: a scenario given to it is refused, not run live.
+  expect_refused "is not a result (its top-level \"format\" is not \"poolscope-result/1\"): --replay replays a result" "${x[@]}" --replay "$scenario" --screenshot "$out/never.png"
+  # A valid result whose "format" comes after 4 KB is still a result (and replays).
+  "${x[@]}" --scenario "$scenario" --run-for 1s --save-result "$out/flags.result.json" >/dev/null
+  {
+    printf '{"padding": "%s",' "$(head -c 5000 /dev/zero | tr '\0' x)"
+    tail -c +2 "$out/flags.result.json"
+  } >"$out/late-format.result.json"
+  if "${x[@]}" "$out/late-format.result.json" --at 0.5s --screenshot "$out/late-format.png" | grep -q "replay cursor"; then
+    echo "ok: a result whose format key comes after 4 KB replays"
+  else
+    echo "FAIL: a result whose format key comes after 4 KB was not replayed"
+    failed=1
+  fi
+else
+  echo "(the file checks are skipped: xvfb-run is not installed)"
+fi
+exit $failed
