@@ -90,7 +90,7 @@ TEST_CASE("gammazero: a ready worker is reused rather than a new one started (Te
     gate.open();
     rig.await(EventKind::worker_idle, "the worker is ready again after task " + std::to_string(i));
   }
-  CHECK(ready(wp) == 1);
+  await_ready(wp, 1);
   CHECK(rig.count(EventKind::worker_spawned) == 1);
   CHECK(rig.count(EventKind::task_handoff, "ready-worker") == 9);
 }
@@ -102,8 +102,8 @@ TEST_CASE(
   WorkerPool wp(kMax, {WithIdleTimeout(1s)}, rig.target());
   std::stop_source ctx;
   wp.pause(ctx.get_token());  // 20 pause tasks: 20 workers, all busy
-  CHECK(wp.counters() == Counters{kMax, kMax, 0, 0});
-  CHECK(ready(wp) == 0);
+  await_condition([&] { return wp.counters() == Counters{kMax, kMax, 0, 0}; }, "counters() == Counters{kMax, kMax, 0, 0}");
+  await_ready(wp, 0);
   ctx.request_stop();
   await_ready(wp, kMax);
 
@@ -112,7 +112,7 @@ TEST_CASE(
   Event tick = rig.await(EventKind::cleaner_pass, "tick at 1s");
   CHECK(rule_of(tick) == "tick-after-task");
   CHECK(tick.arg2 == 0);
-  CHECK(ready(wp) == kMax);
+  await_ready(wp, kMax);
 
   // 2 s: a whole period without a task: one worker stops, the one that has
   // waited longest (they all wait since 0 s).
@@ -130,14 +130,14 @@ TEST_CASE(
   CHECK(tick.arg == kMax);   // ready workers the tick saw
   CHECK(tick.arg2 == 1);     // stopped
   rig.clock.advance(500ms);  // 2.5 x timeout
-  CHECK(wp.counters() == Counters{kMax - 1, 0, 0, 0});
+  await_condition([&] { return wp.counters() == Counters{kMax - 1, 0, 0, 0}; }, "counters() == Counters{kMax - 1, 0, 0, 0}");
 
   // 3 s: one more, and only one.
   rig.clock.advance(500ms);
   tick = rig.await(EventKind::cleaner_pass, "tick at 3s");
   CHECK(tick.arg2 == 1);
   rig.clock.advance(500ms);  // 3.5 x timeout
-  CHECK(wp.counters() == Counters{kMax - 2, 0, 0, 0});
+  await_condition([&] { return wp.counters() == Counters{kMax - 2, 0, 0, 0}; }, "counters() == Counters{kMax - 2, 0, 0, 0}");
   rig.await_count(EventKind::worker_exited, "idle-tick", 2);
 }
 
@@ -211,9 +211,9 @@ TEST_CASE("gammazero: a negative idle timeout disables reaping (TestWorkerNoTime
   await_ready(wp, kMax);
   CHECK(rig.clock.waiters() == 0);  // no timer at all: the dispatcher waits only for tasks
   rig.clock.advance(1h);
-  CHECK(ready(wp) == kMax);
+  await_ready(wp, kMax);
   rig.clock.advance(1h);
-  CHECK(ready(wp) == kMax);
+  await_ready(wp, kMax);
   CHECK(rig.count(EventKind::cleaner_pass) == 0);
 }
 
@@ -288,7 +288,7 @@ TEST_CASE("gammazero: StopWait runs every queued task (TestStopWait)") {
     stop_wait.await_blocked("StopWait waits for the tasks");
     CHECK_FALSE(stop_wait.done());
     CHECK(finished == 0);
-    CHECK(wp.waiting_queue_size() == kMax - 5);
+    await_condition([&] { return wp.waiting_queue_size() == kMax - 5; }, "waiting_queue_size() == kMax - 5");
     gate.open();
     stop_wait.join();
     CHECK(finished == kMax);
@@ -717,7 +717,7 @@ TEST_CASE("gammazero: Pause returns even if the OS refuses a worker for one of i
     wp.pause(ctx.get_token());  // the refused one's task waits, and its worker is started on the next try
   }
   CHECK(rig.count(EventKind::task_queued, "thread-create-failed") == 1);
-  CHECK(wp.counters() == Counters{3, 3, 0, 0});  // all three pause tasks hold their workers
+  await_condition([&] { return wp.counters() == Counters{3, 3, 0, 0}; }, "counters() == Counters{3, 3, 0, 0}");  // all three pause tasks hold their workers
   ctx.request_stop();
   rig.await_count(EventKind::pool_state, "resume", 1);
   CHECK_FALSE(wp.submit_wait([] {}));

@@ -44,7 +44,6 @@ float PlotsView::draw(Context& cx, float y, float height) {
   Ui& ui = cx.ui;
   const auto& pools = cx.frame.metrics.pools();
   const plot::TimeMap map = ui.map();
-  const plot::Palette& palette = ui.palette();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const float wrap = ui.px(460);
