@@ -37,16 +37,12 @@ class Adapter final : public poolscope::Pool {
   std::string_view design() const override { return design_; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
-    SubmitGate::Entry entry(gate_);
-    if (!entry) {
-      PoolTrace& t = impl_->trace();
-      t.refused(t.submitted(), poolscope::rules::pool_closed());
-      return SubmitResult::closed();
-    }
-    const std::error_code err = handOut(*impl_, std::move(task));
-    if (!err) return SubmitResult::accept();
-    if (err == ErrPoolClosed) return SubmitResult::closed();
-    return SubmitResult::refuse(impl_->refusal(err));
+    return gate_.pass(impl_->trace(), [&] {
+      const std::error_code err = handOut(*impl_, std::move(task));
+      if (!err) return SubmitResult::accept();
+      if (err == ErrPoolClosed) return SubmitResult::closed();
+      return SubmitResult::refuse(impl_->refusal(err));
+    });
   }
 
   // Nothing waits in a queue in ants (a task goes straight to a worker, or
@@ -54,13 +50,9 @@ class Adapter final : public poolscope::Pool {
   // return ErrPoolClosed, and wait for the busy workers.
   void shutdown(ShutdownMode mode) override {
     std::lock_guard g(shutdown_m_);
-    const bool first = gate_.close();
-    impl_->release();
-    gate_.wait_empty();
+    const bool first = gate_.shut([&] { impl_->release(); });
     impl_->release_and_join();
-    if (first)
-      impl_->trace().stopped(mode == ShutdownMode::graceful ? poolscope::rules::graceful() : poolscope::rules::now(),
-                             0);
+    if (first) impl_->trace().stopped(stopped_rule(mode), 0);
   }
 
   // Running() is every live worker; the idle ones wait in the worker queue.

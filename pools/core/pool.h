@@ -37,6 +37,11 @@ enum class ShutdownMode {
   now,       // stop accepting; tasks still waiting are dropped (and counted)
 };
 
+// The rule a pool_stopped event names for `mode`.
+inline Label stopped_rule(ShutdownMode mode) {
+  return mode == ShutdownMode::graceful ? rules::graceful() : rules::now();
+}
+
 class Pool {
  public:
   virtual ~Pool() = default;  // implementations shut down gracefully if not done yet, and join every thread

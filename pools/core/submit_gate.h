@@ -1,10 +1,22 @@
 // SubmitGate: lets an adapter's shutdown() close the door and then wait out
 // the submits already inside, so no thread is started after shutdown returns.
-// One atomic add per submit; no lock.
+// One atomic add per submit; no lock. Every adapter's submit and shutdown
+// go through pass() and shut(), so the door is written once:
+//
+//   SubmitResult submit(Task task, const SubmitOptions&) override {
+//     return gate_.pass(impl_.trace(), [&] { return ...the design's own submit...; });
+//   }
+//   void shutdown(ShutdownMode mode) override {
+//     const bool first = gate_.shut([&] { ...wake the submitters the design blocks... });
+//     ...stop the design, join its threads...
+//     if (first) impl_.trace().stopped(stopped_rule(mode), dropped);
+//   }
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+
+#include "pools/core/pool.h"
 
 namespace poolscope {
 
@@ -29,6 +41,32 @@ class SubmitGate {
   void wait_empty() {
     for (auto s = state_.load(std::memory_order_acquire); s != kClosed; s = state_.load(std::memory_order_acquire))
       state_.wait(s, std::memory_order_acquire);
+  }
+
+  // The adapter's submit: `submit()` if the door is open, else the task is
+  // refused as closed (and traced so).
+  template <class Submit>
+  SubmitResult pass(PoolTrace& trace, Submit submit) {
+    Entry entry(*this);
+    if (!entry) {
+      trace.refused(trace.submitted(), rules::pool_closed());
+      return SubmitResult::closed();
+    }
+    return submit();
+  }
+
+  // The adapter's shutdown, first half: closes the door, runs `wake` (which
+  // wakes the submitters the design blocks, so that they leave), and waits
+  // until every submit inside has left. True for the call that closed it.
+  template <class Wake>
+  bool shut(Wake wake) {
+    const bool first = close();
+    wake();
+    wait_empty();
+    return first;
+  }
+  bool shut() {
+    return shut([] {});
   }
 
   // Scoped entry: `if (SubmitGate::Entry e{gate}; e) ...`

@@ -22,25 +22,21 @@ class CoremaxPool final : public poolscope::Pool {
   std::string_view design() const override { return "coremax"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
-    SubmitGate::Entry entry(gate_);
-    if (!entry) {
-      impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());
-      return SubmitResult::closed();
-    }
-    Error err = impl_.submit(std::move(task));
-    if (err == kNoLabel) return SubmitResult::accept();
-    return err == ErrPoolClosed ? SubmitResult::closed() : SubmitResult::refuse(err);
+    return gate_.pass(impl_.trace(), [&] {
+      Error err = impl_.submit(std::move(task));
+      if (err == kNoLabel) return SubmitResult::accept();
+      return err == ErrPoolClosed ? SubmitResult::closed() : SubmitResult::refuse(err);
+    });
   }
 
   // close() wakes blocked submitters (they get ErrPoolClosed) before the
   // gate waits for them.
   void shutdown(ShutdownMode mode) override {
-    bool first = gate_.close();
+    int dropped = 0;
     // Graceful: close() drops only what no worker would ever take (coreSize 0).
-    int dropped = mode == ShutdownMode::now ? impl_.close_now() : impl_.close();
-    gate_.wait_empty();
+    const bool first = gate_.shut([&] { dropped = mode == ShutdownMode::now ? impl_.close_now() : impl_.close(); });
     impl_.join();
-    if (first) impl_.trace().stopped(mode == ShutdownMode::graceful ? rules::graceful() : rules::now(), dropped);
+    if (first) impl_.trace().stopped(stopped_rule(mode), dropped);
   }
 
   Counters state() const override {

@@ -29,25 +29,21 @@ class FasthttpPool final : public Pool {
   std::string_view design() const override { return "fasthttp"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
-    SubmitGate::Entry entry(gate_);
-    if (!entry) {
-      wp_.trace().refused(wp_.trace().submitted(), rules::pool_closed());
-      return SubmitResult::closed();
-    }
-    Label refusal = kNoLabel;
-    return wp_.serve(std::move(task), &refusal) ? SubmitResult::accept() : SubmitResult::refuse(refusal);
+    return gate_.pass(wp_.trace(), [&] {
+      Label refusal = kNoLabel;
+      return wp_.serve(std::move(task), &refusal) ? SubmitResult::accept() : SubmitResult::refuse(refusal);
+    });
   }
 
   // fasthttp never queues: a task is refused or handed to a worker, which
   // runs it. So both modes stop the pool and wait for the busy workers, and
   // neither drops anything.
   void shutdown(ShutdownMode mode) override {
-    const bool first = gate_.close();
-    gate_.wait_empty();
+    const bool first = gate_.shut();
     std::lock_guard g(shutdown_);  // stop() is not safe to call concurrently (nor is Go's Stop)
     wp_.stop();
     wp_.join();
-    if (first) wp_.trace().stopped(mode == ShutdownMode::graceful ? rules::graceful() : rules::now(), 0);
+    if (first) wp_.trace().stopped(stopped_rule(mode), 0);
   }
 
   Counters state() const override { return wp_.state(); }

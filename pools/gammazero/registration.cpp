@@ -19,12 +19,9 @@ class GammazeroPool final : public Pool {
   std::string_view design() const override { return "gammazero"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
-    SubmitGate::Entry entry(gate_);
-    if (!entry) {
-      impl_.trace().refused(impl_.trace().submitted(), poolscope::rules::pool_closed());
-      return SubmitResult::closed();
-    }
-    return impl_.do_(std::move(task)) ? SubmitResult::refuse(rules::kErrStopped) : SubmitResult::accept();
+    return gate_.pass(impl_.trace(), [&] {
+      return impl_.do_(std::move(task)) ? SubmitResult::refuse(rules::kErrStopped) : SubmitResult::accept();
+    });
   }
 
   // graceful is StopWait (the queue runs), now is Stop (the queue is
@@ -32,8 +29,7 @@ class GammazeroPool final : public Pool {
   // waited for). Submits already inside do_ finish first, so none is refused
   // with ErrStopped.
   void shutdown(ShutdownMode mode) override {
-    gate_.close();
-    gate_.wait_empty();
+    gate_.shut();
     if (mode == ShutdownMode::graceful)
       impl_.stop_wait();
     else

@@ -61,28 +61,25 @@ class JavaPool final : public Pool {
   std::string_view design() const override { return "java"; }
 
   SubmitResult submit(Task task, const SubmitOptions& options) override {
-    SubmitGate::Entry entry(gate_);
-    if (!entry) {
-      impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());
-      return SubmitResult::closed();
-    }
-    try {
-      if (submit_) {
-        // AbstractExecutorService.submit: the task runs inside a FutureTask,
-        // which keeps what it throws; nobody calls get(), as in a Java
-        // program that drops the future.
-        return impl_.execute_future(impl_.new_task_for<void>(std::move(task)), options.priority);
+    return gate_.pass(impl_.trace(), [&] {
+      try {
+        if (submit_) {
+          // AbstractExecutorService.submit: the task runs inside a FutureTask,
+          // which keeps what it throws; nobody calls get(), as in a Java
+          // program that drops the future.
+          return impl_.execute_future(impl_.new_task_for<void>(std::move(task)), options.priority);
+        }
+        return impl_.execute(std::move(task), options.priority);
+      } catch (const RejectedExecutionException&) {
+        return SubmitResult::refuse(kRejected);
+      } catch (const NullPointerException&) {
+        throw;  // an empty task: the caller's mistake, not a fate
+      } catch (...) {
+        // CallerRunsPolicy ran the task on this thread and it threw (Java lets
+        // it out of execute); the trace counted it as threw.
+        return SubmitResult::accept();
       }
-      return impl_.execute(std::move(task), options.priority);
-    } catch (const RejectedExecutionException&) {
-      return SubmitResult::refuse(kRejected);
-    } catch (const NullPointerException&) {
-      throw;  // an empty task: the caller's mistake, not a fate
-    } catch (...) {
-      // CallerRunsPolicy ran the task on this thread and it threw (Java lets
-      // it out of execute); the trace counted it as threw.
-      return SubmitResult::accept();
-    }
+    });
   }
 
   // shutdown()/shutdownNow() first, then wait out the submits under way: an
@@ -90,17 +87,15 @@ class JavaPool final : public Pool {
   // re-check), and a CallerRuns submitter running a task cannot hold up the
   // drop.
   void shutdown(ShutdownMode mode) override {
-    bool first = gate_.close();
     std::size_t dropped = 0;
-    if (mode == ShutdownMode::now)
-      dropped = impl_.shutdown_now().size();
-    else
-      impl_.shutdown();
-    gate_.wait_empty();
+    const bool first = gate_.shut([&] {
+      if (mode == ShutdownMode::now)
+        dropped = impl_.shutdown_now().size();
+      else
+        impl_.shutdown();
+    });
     impl_.close();
-    if (first)
-      impl_.trace().stopped(mode == ShutdownMode::graceful ? rules::graceful() : rules::now(),
-                            static_cast<std::int64_t>(dropped));
+    if (first) impl_.trace().stopped(stopped_rule(mode), static_cast<std::int64_t>(dropped));
   }
 
   Counters state() const override {

@@ -14,21 +14,17 @@ class SpawnPool final : public Pool {
   std::string_view design() const override { return "spawn"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
-    SubmitGate::Entry entry(gate_);
-    if (!entry) {
-      impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());
-      return SubmitResult::closed();
-    }
-    return impl_.go(std::move(task)) ? SubmitResult::accept() : SubmitResult::refuse(rules::thread_create_failed());
+    return gate_.pass(impl_.trace(), [&] {
+      return impl_.go(std::move(task)) ? SubmitResult::accept() : SubmitResult::refuse(rules::thread_create_failed());
+    });
   }
 
   // Nothing ever waits in a queue here, so both modes only wait for the
   // running threads.
   void shutdown(ShutdownMode mode) override {
-    bool first = gate_.close();
-    gate_.wait_empty();
+    const bool first = gate_.shut();
     impl_.wait();
-    if (first) impl_.trace().stopped(mode == ShutdownMode::graceful ? rules::graceful() : rules::now(), 0);
+    if (first) impl_.trace().stopped(stopped_rule(mode), 0);
   }
 
   Counters state() const override {

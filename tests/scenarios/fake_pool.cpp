@@ -29,24 +29,20 @@ class FakePool final : public Pool {
   std::string_view design() const override { return "test-fixed"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
-    SubmitGate::Entry entry(gate_);
-    TaskId id = trace_.submitted();
-    if (!entry) {
-      trace_.refused(id, rules::pool_closed());
-      return SubmitResult::closed();
-    }
-    {
-      std::lock_guard g(m_);
-      queue_.push_back(Job{id, std::move(task)});
-      trace_.queued(id, kQueue, static_cast<std::int64_t>(queue_.size()));
-    }
-    cv_.notify_one();
-    return SubmitResult::accept();
+    return gate_.pass(trace_, [&] {
+      TaskId id = trace_.submitted();
+      {
+        std::lock_guard g(m_);
+        queue_.push_back(Job{id, std::move(task)});
+        trace_.queued(id, kQueue, static_cast<std::int64_t>(queue_.size()));
+      }
+      cv_.notify_one();
+      return SubmitResult::accept();
+    });
   }
 
   void shutdown(ShutdownMode mode) override {
-    bool first = gate_.close();
-    gate_.wait_empty();
+    const bool first = gate_.shut();
     std::int64_t dropped = 0;
     {
       std::lock_guard g(m_);

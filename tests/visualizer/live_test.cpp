@@ -24,23 +24,15 @@ class TunablePool final : public Pool {
   ~TunablePool() override { shutdown(ShutdownMode::graceful); }
   std::string_view design() const override { return "gui-tunable"; }
   SubmitResult submit(Task task, const SubmitOptions&) override {
-    SubmitGate::Entry entry(gate_);
-    TaskId id = trace_.submitted();
-    if (!entry) {
-      trace_.refused(id, rules::pool_closed());
-      return SubmitResult::closed();
-    }
-    Job job{id, std::move(task)};
-    trace_.handoff(id, 0, kInline);
-    trace_.run(0, job);
-    return SubmitResult::accept();
+    return gate_.pass(trace_, [&] {
+      Job job{trace_.submitted(), std::move(task)};
+      trace_.handoff(job.id, 0, kInline);
+      trace_.run(0, job);
+      return SubmitResult::accept();
+    });
   }
   void shutdown(ShutdownMode mode) override {
-    if (gate_.close()) {
-      gate_.wait_empty();
-      trace_.stopped(mode == ShutdownMode::now ? rules::now() : rules::graceful(), 0);
-    }
-    gate_.wait_empty();
+    if (gate_.shut()) trace_.stopped(stopped_rule(mode), 0);
   }
   Counters state() const override { return trace_.counters(); }
   json params() const override { return {{"Limit", limit_.load()}}; }
