@@ -119,7 +119,9 @@ struct Run::Driver {
 Run::Run(Scenario scenario, RunOptions options)
     : scenario_(std::move(scenario)),
       options_(options),
-      workload_(generate(scenario_)),
+      // Counted against the bound first: a scenario of 10^15 arrivals is
+      // refused here, with the phase named, instead of exhausting memory.
+      workload_((count_workload(scenario_, options.limits), generate(scenario_))),
       watchdog_(effective_watchdog(scenario_, workload_)),
       stream_(options.trace_capacity),
       metrics_(options.keep_events),

@@ -203,6 +203,7 @@ json Scenario::to_json() const {
 
 Scenario parse_scenario(const json& j, const std::string& file, const std::filesystem::path& base_dir) {
   try {
+    check_depth(j);
     ObjectReader r(j, "");
     Scenario s;
     s.file = file;
@@ -230,12 +231,21 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 
     const json& phases = r.required("phases");
     if (!phases.is_array() || phases.empty()) fail_at("/phases", "a non-empty array of phases", phases);
+    if (phases.size() > kMaxPhases)
+      throw ConfigError("/phases", "expected at most " + std::to_string(kMaxPhases) + " phases, got " +
+                                       std::to_string(phases.size()));
+    Nanos total{0};
     for (std::size_t i = 0; i < phases.size(); ++i) {
       std::string path = "/phases/" + std::to_string(i);
       ObjectReader pr(phases[i], path);
       Phase p;
       p.name = pr.string("name", "phase " + std::to_string(i + 1));
       p.duration = pr.duration("duration", std::nullopt, Nanos(0), true);
+      // Each is at most kMaxDuration, so the sum cannot overflow before this check.
+      total += p.duration;
+      if (total > kMaxDuration)
+        throw ConfigError(pr.path_of("duration"), "the phases add up to more than " + format_duration(kMaxDuration) +
+                                                      " of scenario time (too large)");
       p.arrival = parse_arrival(pr.required("arrival"), pr.path_of("arrival"), p.duration, base_dir);
       if (const json* t = pr.get("task")) {
         p.task = parse_task(*t, pr.path_of("task"), 0);
@@ -250,6 +260,9 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 
     const json& pools = r.required("pools");
     if (!pools.is_array() || pools.empty()) fail_at("/pools", "a non-empty array of pools to compare", pools);
+    if (pools.size() > kMaxPools)
+      throw ConfigError("/pools", "expected at most " + std::to_string(kMaxPools) + " pools, got " +
+                                      std::to_string(pools.size()));
     std::set<std::string> names;
     const Registry& registry = Registry::global();
     for (std::size_t i = 0; i < pools.size(); ++i) {
@@ -271,6 +284,7 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
         throw ConfigError(pr.path_of("name"),
                           "pool name '" + e.name + "' is used twice; give each pool a unique \"name\"");
       e.config = pr.get("config") ? *pr.get("config") : json::object();
+      check_integers_fit(e.config, pr.path_of("config"));
       if (!registered) {
         // Optional, and its design is not in this build: checked as far as it
         // can be without the design, then left out of the run.

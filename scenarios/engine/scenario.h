@@ -16,6 +16,9 @@
 namespace poolscope::scenario {
 
 inline constexpr std::string_view kScenarioFormat = "poolscope-scenario/1";
+// Structural bounds, checked before anything is built (docs/scenario-format.md, "Limits").
+inline constexpr std::size_t kMaxPhases = 10'000;
+inline constexpr std::size_t kMaxPools = 64;
 
 // A ConfigError that also names the file: "x.json: /phases/2/arrival/rate: expected ...".
 class ScenarioError : public ConfigError {
