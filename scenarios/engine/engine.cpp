@@ -321,7 +321,7 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
         if (since > options_.shutdown_limit) hung = out.shutdown_hung = true;
         continue;
       }
-      std::uint64_t in_flight = d->pool->accounting().in_flight();
+      std::uint64_t in_flight = outstanding(d->pool->accounting());
       if (in_flight == 0) {
         d->busy_since = Time(-1);
         continue;
@@ -362,7 +362,7 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
     }
     if (draining)
       for (auto& d : drivers)
-        if (!d->closing && d->pool->accounting().in_flight() == 0) d->start_closer(ShutdownMode::graceful);
+        if (!d->closing && outstanding(d->pool->accounting()) == 0) d->start_closer(ShutdownMode::graceful);
     if (draining && std::all_of(drivers.begin(), drivers.end(),
                                 [&](auto& d) { return d->closed.load() || outcome_.pools[d->index].shutdown_hung; }))
       break;

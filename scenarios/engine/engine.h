@@ -31,6 +31,12 @@ struct RunOptions {
   Limits limits;                            // checked (count_workload) before the workload is generated
 };
 
+// A pool's outstanding tasks, never wrapping: a snapshot taken while the
+// pool updates its counters can show an end before its submission.
+inline std::uint64_t outstanding(const Accounting& a) {
+  return a.settled() >= a.submitted ? 0 : a.submitted - a.settled();
+}
+
 struct StallReport {
   Time at{0};             // scenario time the watchdog fired
   Time last_progress{0};  // the last task start or end before it

@@ -45,7 +45,7 @@ json counters_json(const Counters& c) {
 
 json accounting_json(const Accounting& a) {
   return {{"submitted", a.submitted}, {"completed", a.completed}, {"threw", a.threw},
-          {"refused", a.refused},     {"dropped", a.dropped},     {"in_flight", a.in_flight()}};
+          {"refused", a.refused},     {"dropped", a.dropped},     {"in_flight", outstanding(a)}};
 }
 
 }  // namespace
@@ -60,6 +60,8 @@ std::string_view status_name(RunStatus s) {
       return "invariant-breach";
     case RunStatus::stopped:
       return "stopped";
+    case RunStatus::trace_incomplete:
+      return "trace-incomplete";
   }
   return "?";
 }
@@ -86,6 +88,7 @@ RunStatus run_status(const RunOutcome& outcome, const metrics::RunMetrics& metri
     const metrics::PoolMetrics* pm = metrics.pool(p.trace_id);
     if (pm && !invariant_problem(p, pm->totals(), complete).empty()) return RunStatus::invariant_breach;
   }
+  if (!complete) return RunStatus::trace_incomplete;
   return outcome.stopped ? RunStatus::stopped : RunStatus::ok;
 }
 

@@ -1,6 +1,12 @@
 #include "scenarios/engine/scenario.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -19,13 +25,52 @@ ScenarioError::ScenarioError(std::string file, const ConfigError& e)
 
 namespace {
 
+// The whole of a regular file, at most `max_bytes`; anything else (a
+// directory, a FIFO, a device, an unreadable or too large file) is an error
+// whose message says what it is.
+std::string read_regular_file(const std::filesystem::path& path, std::uintmax_t max_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw ConfigError("", std::string("cannot read the file: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw ConfigError("", "is a directory; expected a file");
+  if (!S_ISREG(st.st_mode)) throw ConfigError("", "is not a regular file (a FIFO, a device or a socket); expected a file");
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+    throw ConfigError("", "is too large (" + std::to_string(st.st_size) + " bytes; at most " +
+                              std::to_string(max_bytes) + ")");
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ConfigError("", std::string("cannot read the file: ") + std::strerror(errno));
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      throw ConfigError("", std::string("cannot read the file: ") + std::strerror(err));
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) {
+      ::close(fd);
+      throw ConfigError("", "is too large (more than " + std::to_string(max_bytes) + " bytes)");
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
 // Arrival times (seconds from the phase start, first column); a header on
 // the first line that is not a comment, and `#` comments, are allowed. Every
 // time must fall within the phase: a time outside it is an error, not dropped.
 std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std::string& json_path,
                                    Nanos phase_duration) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(json_path, "cannot read replay file '" + path.string() + "'");
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxInputBytes);
+  } catch (const ConfigError& e) {
+    throw ConfigError(json_path, "replay file '" + path.string() + "' " + e.message());
+  }
+  std::istringstream in(text);
   std::vector<Nanos> times;
   std::string line;
   int line_no = 0;
@@ -299,7 +344,11 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
         ManualClock still;
         registry.create(e.design, e.config, TraceTarget{.clock = &still});
       } catch (const ConfigError& err) {
-        throw err.prefixed(pr.path_of("config"));
+        // The design's message may quote the whole offending value (an array
+        // of 200,000 elements): keep it to a readable length.
+        ConfigError short_err = err;
+        if (err.message().size() > 300) short_err = ConfigError(err.path(), err.message().substr(0, 297) + "...");
+        throw short_err.prefixed(pr.path_of("config"));
       }
       pr.done();
       s.pools.push_back(std::move(e));
@@ -323,17 +372,25 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 
 std::string skip_reason(const PoolEntry& e) { return "design '" + e.design + "' is not registered in this build"; }
 
-Scenario load_scenario(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw ScenarioError(file.string(), ConfigError("", "cannot read the file"));
-  json j;
+json read_scenario_json(const std::filesystem::path& file) {
   try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    throw ScenarioError(file.string(), ConfigError("", "not valid JSON: " + what.substr(what.find(']') + 2)));
+    std::string text = read_regular_file(file, kMaxInputBytes);
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::parse_error& e) {
+      std::string what = e.what();
+      throw ConfigError("", "not valid JSON: " + what.substr(what.find(']') + 2));
+    }
+    check_depth(j);
+    return j;
+  } catch (const ConfigError& e) {
+    throw ScenarioError(file.string(), e);
   }
-  return parse_scenario(j, file.string(), file.parent_path());
+}
+
+Scenario load_scenario(const std::filesystem::path& file) {
+  return parse_scenario(read_scenario_json(file), file.string(), file.parent_path());
 }
 
 json apply_overrides(json j, const Overrides& o) {

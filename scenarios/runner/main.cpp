@@ -117,10 +117,29 @@ int list_scenarios(bool as_json) {
   return kOk;
 }
 
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)json(s).dump();
+    return true;
+  } catch (const json::type_error&) {
+    return false;
+  }
+}
+
+// A path that exists (a file, a directory, a FIFO) is the user's file, and
+// what is wrong with it is said as such; only a name that is nowhere is
+// looked up among the shipped scenarios.
+std::filesystem::path scenario_path(const std::string& arg) {
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(arg, ec))) return arg;
+  return resolve_scenario(arg);
+}
+
 // `--set POOL.PARAM=VALUE`: VALUE is JSON when it parses as JSON (10, true,
 // "x"), else a string (so 2s needs no quotes).
 std::pair<std::string, json> parse_setting(const std::string& arg) {
   auto eq = arg.find('=');
+  if (!valid_utf8(arg)) throw ConfigError("--set", "expected POOL.PARAM=VALUE in UTF-8; the argument is not valid UTF-8");
   if (eq == std::string::npos) throw ConfigError("--set " + arg, "expected POOL.PARAM=VALUE");
   std::string value = arg.substr(eq + 1);
   json v = json::parse(value, nullptr, false);
@@ -129,10 +148,8 @@ std::pair<std::string, json> parse_setting(const std::string& arg) {
 }
 
 Scenario load_with_overrides(const std::string& arg, const Overrides& o) {
-  std::filesystem::path file = resolve_scenario(arg);
-  std::ifstream in(file);
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) return load_scenario(file);  // reports the parse error with its position
+  std::filesystem::path file = scenario_path(arg);
+  json j = read_scenario_json(file);
   try {
     j = apply_overrides(std::move(j), o);
   } catch (const ConfigError& e) {
@@ -150,7 +167,7 @@ void note_skipped(const Scenario& s) {
 // Counts, never generates: validating 10 million tasks costs no memory, and
 // a workload past the bound is refused with its phase named.
 int validate(const std::string& arg, const Limits& limits) {
-  Scenario s = load_scenario(resolve_scenario(arg));
+  Scenario s = load_scenario(scenario_path(arg));
   note_skipped(s);
   WorkloadCount w;
   try {
@@ -225,7 +242,7 @@ void note_stalls(const RunOutcome& outcome) {
               << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9)
               << ": no task started or ended for "
               << runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9) << " with "
-              << p.stall->accounting.in_flight() << " tasks outstanding; it was shut down at once"
+              << outstanding(p.stall->accounting) << " tasks outstanding; it was shut down at once"
               << (p.shutdown_hung ? " and did not finish shutting down" : "") << "\n";
   }
 }
@@ -326,12 +343,15 @@ int run(RunArgs& a) {
                 << p.name << " STALLED at " << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9)
                 << ": no task started or ended for "
                 << runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9) << " with "
-                << p.stall->accounting.in_flight() << " tasks outstanding (workers " << p.stall->state.workers
+                << outstanding(p.stall->accounting) << " tasks outstanding (workers " << p.stall->state.workers
                 << ", busy " << p.stall->state.busy << ", queued " << p.stall->state.queued << ", blocked submitters "
                 << p.stall->state.blocked << "); it was shut down at once.\n";
     }
   } else {
     note_stalls(outcome);
+    if (outcome.events_dropped)
+      std::cerr << "poolscope: the trace dropped " << outcome.events_dropped
+                << " events (the consumer fell behind): status trace-incomplete\n";
   }
   if (status == RunStatus::invariant_breach) {
     for (const PoolOutcome& p : outcome.pools)
