@@ -372,15 +372,21 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 
 std::string skip_reason(const PoolEntry& e) { return "design '" + e.design + "' is not registered in this build"; }
 
+std::string json_error_text(const json::exception& e) {
+  std::string what = e.what();
+  what = "not valid JSON: " + what.substr(what.find(']') + 2);
+  // The parser quotes what it last read, which can be a 200,000-character token.
+  return what.size() > 300 ? what.substr(0, 297) + "..." : what;
+}
+
 json read_scenario_json(const std::filesystem::path& file) {
   try {
     std::string text = read_regular_file(file, kMaxInputBytes);
     json j;
     try {
       j = json::parse(text);
-    } catch (const json::parse_error& e) {
-      std::string what = e.what();
-      throw ConfigError("", "not valid JSON: " + what.substr(what.find(']') + 2));
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
+      throw ConfigError("", json_error_text(e));
     }
     check_depth(j);
     return j;

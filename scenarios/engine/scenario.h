@@ -112,6 +112,8 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 // Reads a scenario file's JSON: a regular file of at most kMaxInputBytes,
 // valid JSON, nested at most kMaxJsonDepth deep; errors are ScenarioErrors.
 json read_scenario_json(const std::filesystem::path& file);
+// "not valid JSON: <the parser's message>", at most 300 characters.
+std::string json_error_text(const json::exception& e);
 // Reads, parses and validates a scenario file; errors are ScenarioErrors.
 Scenario load_scenario(const std::filesystem::path& file);
 
