@@ -85,7 +85,7 @@ Destination plan_destination(const std::string& flag, const std::string& value) 
   }
   struct stat st {};
   if (::lstat(value.c_str(), &st) != 0) {
-    if (errno != ENOENT) fail(std::string("cannot look at it: ") + std::strerror(errno));
+    if (errno != ENOENT && errno != ENOTDIR) fail(std::string("cannot look at it: ") + std::strerror(errno));
     d.kind = Destination::Kind::replace;
     d.path = value;
   } else {

@@ -68,9 +68,19 @@ std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std:
   try {
     text = read_regular_file(path, kMaxInputBytes);
   } catch (const ConfigError& e) {
-    throw ConfigError(json_path, "replay file '" + path.string() + "' " + e.message());
+    std::string why = e.message();
+    if (why.starts_with("cannot read the file: ")) why.erase(0, 22);
+    throw ConfigError(json_path, "cannot read replay file '" + path.string() + "': " + why);
   }
-  std::istringstream in(text);
+  return parse_replay_csv(text, path.string(), json_path, phase_duration);
+}
+
+}  // namespace
+
+std::vector<Nanos> parse_replay_csv(std::string_view text, const std::string& name, const std::string& json_path,
+                                    Nanos phase_duration) {
+  const std::filesystem::path path = name;
+  std::istringstream in{std::string(text)};
   std::vector<Nanos> times;
   std::string line;
   int line_no = 0;
@@ -101,6 +111,8 @@ std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std:
   std::sort(times.begin(), times.end());
   return times;
 }
+
+namespace {
 
 TaskSpec parse_task(const json& j, const std::string& path, int depth) {
   ObjectReader r(j, path);
@@ -379,9 +391,8 @@ std::string json_error_text(const json::exception& e) {
   return what.size() > 300 ? what.substr(0, 297) + "..." : what;
 }
 
-json read_scenario_json(const std::filesystem::path& file) {
+json parse_scenario_text(std::string_view text, const std::string& file) {
   try {
-    std::string text = read_regular_file(file, kMaxInputBytes);
     json j;
     try {
       j = json::parse(text);
@@ -391,8 +402,18 @@ json read_scenario_json(const std::filesystem::path& file) {
     check_depth(j);
     return j;
   } catch (const ConfigError& e) {
+    throw ScenarioError(file, e);
+  }
+}
+
+json read_scenario_json(const std::filesystem::path& file) {
+  std::string text;
+  try {
+    text = read_regular_file(file, kMaxInputBytes);
+  } catch (const ConfigError& e) {
     throw ScenarioError(file.string(), e);
   }
+  return parse_scenario_text(text, file.string());
 }
 
 Scenario load_scenario(const std::filesystem::path& file) {

@@ -112,6 +112,12 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 // Reads a scenario file's JSON: a regular file of at most kMaxInputBytes,
 // valid JSON, nested at most kMaxJsonDepth deep; errors are ScenarioErrors.
 json read_scenario_json(const std::filesystem::path& file);
+// The same for text already in memory (`file` names it in errors).
+json parse_scenario_text(std::string_view text, const std::string& file);
+// A replay CSV's arrival times (docs/scenario-format.md), from its text;
+// errors are ConfigErrors at `json_path` naming `name` and the line.
+std::vector<Nanos> parse_replay_csv(std::string_view text, const std::string& name, const std::string& json_path,
+                                    Nanos phase_duration);
 // "not valid JSON: <the parser's message>", at most 300 characters.
 std::string json_error_text(const json::exception& e);
 // Reads, parses and validates a scenario file; errors are ScenarioErrors.

@@ -54,6 +54,13 @@ void install_signal_handlers() {
   sa.sa_flags = SA_RESTART;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  // Inherited blocked (a parent that blocks them around fork): a signal sent
+  // before this point is pending, and now arrives at the handler.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
 // Waits for the run, stopping it when a signal arrives.
