@@ -11,6 +11,8 @@
 #pragma once
 
 #include <functional>
+#include <limits>
+#include <system_error>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -36,6 +38,9 @@ struct RunOptions {
 inline std::uint64_t outstanding(const Accounting& a) {
   return a.settled() >= a.submitted ? 0 : a.submitted - a.settled();
 }
+
+// The trace_id of a pool that never ran (its creation was refused a thread).
+inline constexpr PoolId kNoTrace = std::numeric_limits<PoolId>::max();
 
 struct StallReport {
   Time at{0};             // scenario time the watchdog fired
@@ -68,6 +73,11 @@ struct RunOutcome {
   std::uint64_t peak_rss_bytes = 0;
   std::size_t threads_created = 0;
   bool stopped = false;  // ended early by stop()
+  // The system refused a thread the engine needed (a submitter, a client, a
+  // closer, the controller, or a pool's own at creation): which, and why.
+  // The run then ended early like stop(), and every task it did submit is
+  // still accounted for.
+  std::optional<std::string> thread_refused;
   bool stalled() const;
 };
 
@@ -112,6 +122,8 @@ class Run {
  private:
   struct Driver;
   void control();  // the controller thread
+  // Records the first refused thread and ends the run early.
+  void note_thread_refused(const std::string& which, const std::system_error& e);
   void run_segment(const std::vector<std::size_t>& pools);
 
   Scenario scenario_;

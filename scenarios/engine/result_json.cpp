@@ -62,6 +62,8 @@ std::string_view status_name(RunStatus s) {
       return "stopped";
     case RunStatus::trace_incomplete:
       return "trace-incomplete";
+    case RunStatus::thread_refused:
+      return "thread-refused";
   }
   return "?";
 }
@@ -88,6 +90,7 @@ RunStatus run_status(const RunOutcome& outcome, const metrics::RunMetrics& metri
     const metrics::PoolMetrics* pm = metrics.pool(p.trace_id);
     if (pm && !invariant_problem(p, pm->totals(), complete).empty()) return RunStatus::invariant_breach;
   }
+  if (outcome.thread_refused) return RunStatus::thread_refused;
   if (!complete) return RunStatus::trace_incomplete;
   return outcome.stopped ? RunStatus::stopped : RunStatus::ok;
 }
@@ -237,7 +240,8 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"watchdog_s", seconds(outcome.watchdog.count())},
         {"events_recorded", outcome.events_recorded},
         {"events_dropped", outcome.events_dropped},
-        {"stopped_early", outcome.stopped}}},
+        {"stopped_early", outcome.stopped},
+        {"thread_refused", outcome.thread_refused ? json(*outcome.thread_refused) : json(nullptr)}}},
       {"skipped", skipped},
   };
   // The head, then the pools one by one, so a million events never sit in one json value.

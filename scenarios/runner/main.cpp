@@ -342,6 +342,8 @@ int run(RunArgs& a) {
   RunStatus status = run_status(outcome, m);
   if (table) {
     runner::print_summary_table(std::cout, s, outcome, m);
+    if (outcome.thread_refused)
+      std::cout << "\nthe system refused a thread (" << *outcome.thread_refused << "): the run ended early\n";
     if (outcome.events_dropped)
       std::cout << "\nnote: the trace dropped " << outcome.events_dropped << " events (the consumer fell behind)\n";
     for (const PoolOutcome& p : outcome.pools) {
@@ -356,6 +358,9 @@ int run(RunArgs& a) {
     }
   } else {
     note_stalls(outcome);
+    if (outcome.thread_refused)
+      std::cerr << "poolscope: the system refused a thread (" << *outcome.thread_refused
+                << "): the run ended early, status thread-refused\n";
     if (outcome.events_dropped)
       std::cerr << "poolscope: the trace dropped " << outcome.events_dropped
                 << " events (the consumer fell behind): status trace-incomplete\n";
