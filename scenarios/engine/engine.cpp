@@ -376,6 +376,23 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
         continue;
       }
       std::uint64_t in_flight = outstanding(d->pool->accounting());
+      // The bound on the whole run: long past the workload's end and still
+      // busy (tasks outstanding, or a submitter still inside submit).
+      if ((in_flight > 0 || d->active > 0) && now > workload_.end + overrun_limit(watchdog_, workload_.end) &&
+          !clock->paused()) {
+        Time last_progress;
+        {
+          std::lock_guard g(metrics_m_);
+          const metrics::PoolMetrics* pm = metrics_.pool(out.trace_id);
+          last_progress = Time(pm ? pm->last_progress() : 0);
+        }
+        out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting(), "overrun"};
+        d->stalled_at_wall = std::chrono::steady_clock::now();
+        d->stop_submitting();
+        d->start_closer(ShutdownMode::now);
+        d->release_pending = true;
+        continue;
+      }
       if (in_flight == 0) {
         d->busy_since = Time(-1);
         continue;

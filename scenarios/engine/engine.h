@@ -47,7 +47,22 @@ struct StallReport {
   Time last_progress{0};  // the last task start or end before it
   Counters state;         // the pool's state() at that moment
   Accounting accounting;  // and its accounting
+  // "no-progress": no task started or ended for the watchdog time.
+  // "overrun": tasks still outstanding long after the workload ended
+  // (kOverrun below), although tasks kept starting and ending: the
+  // watchdog's blind spot, e.g. caller-runs with parents that wait for
+  // children queued behind them while the submitter runs tasks itself.
+  std::string reason = "no-progress";
 };
+
+// A run ends within this of its scenario time whatever the pools do: a pool
+// with tasks outstanding (or submitters still submitting) this long after
+// the workload's end is reported stalled ("overrun") and shut down at once.
+// The watchdog time plus ten times the workload's own length: generous
+// enough for an unbounded queue to drain a long backlog, and still a bound.
+inline Nanos overrun_limit(Nanos watchdog, Time workload_end) {
+  return watchdog + 10 * Nanos(workload_end.count());
+}
 
 struct PoolOutcome {
   std::string name, design;

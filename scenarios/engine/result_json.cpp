@@ -166,6 +166,7 @@ json summary_json(const metrics::Summary& s, const PoolOutcome& pool, bool trace
   if (!problem.empty()) j["invariant"]["problem"] = problem;
   if (pool.stall) {
     j["stall"] = {{"at_s", seconds(pool.stall->at.count())},
+                  {"reason", pool.stall->reason},
                   {"last_progress_s", seconds(pool.stall->last_progress.count())},
                   {"state", counters_json(pool.stall->state)},
                   {"accounting", accounting_json(pool.stall->accounting)},

@@ -241,14 +241,23 @@ void check_destination(const std::string& flag, const std::string& value, bool d
     fail("cannot write in the directory '" + dir.string() + "': " + std::strerror(errno));
 }
 
+// Why the watchdog fired, for the messages below.
+std::string stall_why(const PoolOutcome& p, const RunOutcome& outcome) {
+  if (p.stall->reason == "overrun")
+    return "still busy " +
+           runner::human_duration(
+               static_cast<double>(overrun_limit(outcome.watchdog, outcome.workload_end).count()) / 1e9) +
+           " after the workload ended (tasks kept starting and ending, but the run would not end)";
+  return "no task started or ended for " + runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9);
+}
+
 // With no table (--quiet, --json -), a stall still gets a line on stderr.
 void note_stalls(const RunOutcome& outcome) {
   for (const PoolOutcome& p : outcome.pools) {
     if (!p.stall) continue;
     std::cerr << "poolscope: " << p.name << " stalled at "
-              << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9)
-              << ": no task started or ended for "
-              << runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9) << " with "
+              << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9) << ": " << stall_why(p, outcome)
+              << " with "
               << outstanding(p.stall->accounting) << " tasks outstanding; it was shut down at once"
               << (p.shutdown_hung ? " and did not finish shutting down" : "") << "\n";
   }
@@ -350,8 +359,7 @@ int run(RunArgs& a) {
       if (!p.stall) continue;
       std::cout << "\n"
                 << p.name << " STALLED at " << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9)
-                << ": no task started or ended for "
-                << runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9) << " with "
+                << ": " << stall_why(p, outcome) << " with "
                 << outstanding(p.stall->accounting) << " tasks outstanding (workers " << p.stall->state.workers
                 << ", busy " << p.stall->state.busy << ", queued " << p.stall->state.queued << ", blocked submitters "
                 << p.stall->state.blocked << "); it was shut down at once.\n";
