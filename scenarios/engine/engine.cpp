@@ -78,12 +78,20 @@ struct Run::Driver {
     cv.notify_all();
   }
   void start_closer(ShutdownMode mode) {
-    if (closer) return;
+    if (closer || closing) return;
     closing = true;
-    closer = std::make_unique<Thread>("closer", [this, mode] {
-      pool->shutdown(mode);
+    try {
+      closer = std::make_unique<Thread>("closer", [this, mode] {
+        pool->shutdown(mode);
+        closed = true;
+      });
+    } catch (const std::system_error& e) {
+      // No thread for it: shut down here, on the controller, at once (a
+      // graceful shutdown could wait for work that needs this thread).
+      run.note_thread_refused("closer for pool '" + entry.name + "'", e);
+      pool->shutdown(ShutdownMode::now);
       closed = true;
-    });
+    }
   }
 
   void submitter(std::size_t k, std::size_t n) {
@@ -119,7 +127,9 @@ struct Run::Driver {
 Run::Run(Scenario scenario, RunOptions options)
     : scenario_(std::move(scenario)),
       options_(options),
-      workload_(generate(scenario_)),
+      // Counted against the bound first: a scenario of 10^15 arrivals is
+      // refused here, with the phase named, instead of exhausting memory.
+      workload_((count_workload(scenario_, options.limits), generate(scenario_))),
       watchdog_(effective_watchdog(scenario_, workload_)),
       stream_(options.trace_capacity),
       metrics_(options.keep_events),
@@ -134,7 +144,27 @@ Run::~Run() {
 }
 
 void Run::start() {
-  controller_ = std::make_unique<Thread>("run", [this] { control(); });
+  try {
+    controller_ = std::make_unique<Thread>("run", [this] { control(); });
+  } catch (const std::system_error& e) {
+    note_thread_refused("the run's controller", e);
+    std::lock_guard g(m_);
+    outcome_.stopped = stop_requested_ = true;
+    outcome_.pools.resize(scenario_.pools.size());
+    for (std::size_t i = 0; i < scenario_.pools.size(); ++i) {
+      outcome_.pools[i].name = scenario_.pools[i].name;
+      outcome_.pools[i].design = scenario_.pools[i].design;
+      outcome_.pools[i].config = scenario_.pools[i].config;
+      outcome_.pools[i].trace_id = kNoTrace;
+    }
+    finished_ = true;
+  }
+}
+
+void Run::note_thread_refused(const std::string& which, const std::system_error& e) {
+  std::lock_guard g(m_);
+  if (!outcome_.thread_refused) outcome_.thread_refused = which + ": " + e.code().message();
+  stop_requested_ = true;  // end early, like stop()
 }
 
 void Run::wait() {
@@ -252,8 +282,20 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
   const Registry& registry = Registry::global();
   for (std::size_t i : indices) {
     auto d = std::make_unique<Driver>(*this, i, *clock);
-    d->pool = registry.create(d->entry.design, d->entry.config,
-                              TraceTarget{.clock = clock.get(), .stream = &stream_, .name = d->entry.name});
+    outcome_.pools[i].name = d->entry.name;
+    outcome_.pools[i].design = d->entry.design;
+    outcome_.pools[i].config = d->entry.config;
+    outcome_.pools[i].trace_id = kNoTrace;
+    try {
+      d->pool = registry.create(d->entry.design, d->entry.config,
+                                TraceTarget{.clock = clock.get(), .stream = &stream_, .name = d->entry.name});
+    } catch (const std::system_error& e) {
+      // A design that starts a helper thread in its constructor (a cleaner,
+      // a purge ticker, a dispatcher) and was refused it: this pool does
+      // not run, and the run ends early.
+      note_thread_refused("pool '" + d->entry.name + "' at creation", e);
+      continue;
+    }
     d->ctx.pool = d->pool.get();
     d->ctx.clock = clock.get();
     outcome_.pools[i].name = d->entry.name;
@@ -279,10 +321,24 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
     d->client_tasks.resize(workload_.clients.size());
     d->active = static_cast<int>(submitters + workload_.clients.size());
     Driver* p = d.get();
-    for (std::size_t k = 0; k < submitters; ++k)
-      d->threads.emplace_back("submit-" + std::to_string(k), [p, k, submitters] { p->submitter(k, submitters); });
-    for (std::size_t c = 0; c < workload_.clients.size(); ++c)
-      d->threads.emplace_back("client-" + std::to_string(c), [p, c] { p->client(c); });
+    // A thread the system refuses is one fewer to wait for; the run then
+    // ends early (note_thread_refused), and what was submitted is accounted.
+    for (std::size_t k = 0; k < submitters; ++k) {
+      try {
+        d->threads.emplace_back("submit-" + std::to_string(k), [p, k, submitters] { p->submitter(k, submitters); });
+      } catch (const std::system_error& e) {
+        d->active--;
+        note_thread_refused("submitter " + std::to_string(k) + " of pool '" + d->entry.name + "'", e);
+      }
+    }
+    for (std::size_t c = 0; c < workload_.clients.size(); ++c) {
+      try {
+        d->threads.emplace_back("client-" + std::to_string(c), [p, c] { p->client(c); });
+      } catch (const std::system_error& e) {
+        d->active--;
+        note_thread_refused("client " + std::to_string(c) + " of pool '" + d->entry.name + "'", e);
+      }
+    }
   }
 
   // Monitor: drain the trace into the metrics, watch for stalls, and shut the
@@ -319,7 +375,24 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
         if (since > options_.shutdown_limit) hung = out.shutdown_hung = true;
         continue;
       }
-      std::uint64_t in_flight = d->pool->accounting().in_flight();
+      std::uint64_t in_flight = outstanding(d->pool->accounting());
+      // The bound on the whole run: long past the workload's end and still
+      // busy (tasks outstanding, or a submitter still inside submit).
+      if ((in_flight > 0 || d->active > 0) && now > workload_.end + overrun_limit(watchdog_, workload_.end) &&
+          !clock->paused()) {
+        Time last_progress;
+        {
+          std::lock_guard g(metrics_m_);
+          const metrics::PoolMetrics* pm = metrics_.pool(out.trace_id);
+          last_progress = Time(pm ? pm->last_progress() : 0);
+        }
+        out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting(), "overrun"};
+        d->stalled_at_wall = std::chrono::steady_clock::now();
+        d->stop_submitting();
+        d->start_closer(ShutdownMode::now);
+        d->release_pending = true;
+        continue;
+      }
       if (in_flight == 0) {
         d->busy_since = Time(-1);
         continue;
@@ -360,7 +433,7 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
     }
     if (draining)
       for (auto& d : drivers)
-        if (!d->closing && d->pool->accounting().in_flight() == 0) d->start_closer(ShutdownMode::graceful);
+        if (!d->closing && outstanding(d->pool->accounting()) == 0) d->start_closer(ShutdownMode::graceful);
     if (draining && std::all_of(drivers.begin(), drivers.end(),
                                 [&](auto& d) { return d->closed.load() || outcome_.pools[d->index].shutdown_hung; }))
       break;
@@ -386,7 +459,7 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
       continue;
     }
     for (Thread& t : d->threads) t.join();
-    d->closer->join();
+    if (d->closer) d->closer->join();
     out.config = d->pool->params();
     out.accounting = d->pool->accounting();
     out.children_refused = d->ctx.children_refused;

@@ -11,6 +11,8 @@
 #pragma once
 
 #include <functional>
+#include <limits>
+#include <system_error>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -28,14 +30,39 @@ struct RunOptions {
   std::size_t trace_capacity = std::size_t{1} << 18;
   std::chrono::milliseconds poll{2};        // how often the trace is drained and the watchdog looks
   std::chrono::seconds shutdown_limit{30};  // wall time a stalled pool gets to shut down
+  Limits limits;                            // checked (count_workload) before the workload is generated
 };
+
+// A pool's outstanding tasks, never wrapping: a snapshot taken while the
+// pool updates its counters can show an end before its submission.
+inline std::uint64_t outstanding(const Accounting& a) {
+  return a.settled() >= a.submitted ? 0 : a.submitted - a.settled();
+}
+
+// The trace_id of a pool that never ran (its creation was refused a thread).
+inline constexpr PoolId kNoTrace = std::numeric_limits<PoolId>::max();
 
 struct StallReport {
   Time at{0};             // scenario time the watchdog fired
   Time last_progress{0};  // the last task start or end before it
   Counters state;         // the pool's state() at that moment
   Accounting accounting;  // and its accounting
+  // "no-progress": no task started or ended for the watchdog time.
+  // "overrun": tasks still outstanding long after the workload ended
+  // (kOverrun below), although tasks kept starting and ending: the
+  // watchdog's blind spot, e.g. caller-runs with parents that wait for
+  // children queued behind them while the submitter runs tasks itself.
+  std::string reason = "no-progress";
 };
+
+// A run ends within this of its scenario time whatever the pools do: a pool
+// with tasks outstanding (or submitters still submitting) this long after
+// the workload's end is reported stalled ("overrun") and shut down at once.
+// The watchdog time plus ten times the workload's own length: generous
+// enough for an unbounded queue to drain a long backlog, and still a bound.
+inline Nanos overrun_limit(Nanos watchdog, Time workload_end) {
+  return watchdog + 10 * Nanos(workload_end.count());
+}
 
 struct PoolOutcome {
   std::string name, design;
@@ -61,6 +88,11 @@ struct RunOutcome {
   std::uint64_t peak_rss_bytes = 0;
   std::size_t threads_created = 0;
   bool stopped = false;  // ended early by stop()
+  // The system refused a thread the engine needed (a submitter, a client, a
+  // closer, the controller, or a pool's own at creation): which, and why.
+  // The run then ended early like stop(), and every task it did submit is
+  // still accounted for.
+  std::optional<std::string> thread_refused;
   bool stalled() const;
 };
 
@@ -105,6 +137,8 @@ class Run {
  private:
   struct Driver;
   void control();  // the controller thread
+  // Records the first refused thread and ends the run early.
+  void note_thread_refused(const std::string& which, const std::system_error& e);
   void run_segment(const std::vector<std::size_t>& pools);
 
   Scenario scenario_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "pools/core/duration.h"
 #include "pools/core/suggest.h"
@@ -27,8 +28,43 @@ std::string bounds_text(std::optional<double> min, std::optional<double> max, bo
 
 }  // namespace
 
+namespace {
+
+// Appends at most `budget` characters describing `j`, descending at most
+// `depth` levels; returns false once the budget is spent.
+void describe_into(const json& j, std::string& out, std::size_t budget, int depth) {
+  auto room = [&] { return out.size() < budget; };
+  if (j.is_object() || j.is_array()) {
+    const bool obj = j.is_object();
+    out += obj ? '{' : '[';
+    if (depth <= 0) {
+      if (!j.empty()) out += "...";
+    } else {
+      bool first = true;
+      for (auto it = j.begin(); it != j.end() && room(); ++it) {
+        if (!first) out += ',';
+        first = false;
+        if (obj) out += json(it.key()).dump() + ':';
+        describe_into(*it, out, budget, depth - 1);
+      }
+    }
+    out += obj ? '}' : ']';
+    return;
+  }
+  if (j.is_string()) {
+    const auto& str = j.get_ref<const std::string&>();
+    // Invalid UTF-8 must not make dump() throw: replace it.
+    out += json(str.size() > budget ? str.substr(0, budget) : str).dump(-1, ' ', false, json::error_handler_t::replace);
+    return;
+  }
+  out += j.dump();
+}
+
+}  // namespace
+
 std::string describe_json(const json& j) {
-  std::string s = j.dump();
+  std::string s;
+  describe_into(j, s, 64, 3);
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
@@ -36,10 +72,96 @@ void fail_at(const std::string& path, const std::string& expected, const json& g
   throw ConfigError(path, "expected " + expected + ", got " + describe_json(got));
 }
 
+DurationParse parse_duration_checked(std::string_view s) {
+  using S = DurationParse::Status;
+  struct U {
+    std::string_view name;
+    std::int64_t ns;
+  };
+  static constexpr U units[] = {{"ns", 1},          {"us", 1000},          {"\xC2\xB5s", 1000}, {"\xCE\xBCs", 1000},
+                                {"ms", 1'000'000}, {"s", 1'000'000'000}, {"m", 60'000'000'000},
+                                {"h", 3'600'000'000'000}};
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "0") return {S::ok, Nanos(0)};
+  if (s.empty()) return {};
+  // Whole nanoseconds exactly (uint64, overflow-checked), the fraction in long double.
+  constexpr std::uint64_t cap = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  std::uint64_t whole = 0;
+  long double frac = 0;
+  bool too_large = false;
+  while (!s.empty()) {
+    std::size_t i = 0;
+    std::uint64_t ip = 0;
+    bool digits = false, ip_over = false;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (__builtin_mul_overflow(ip, 10u, &ip) || __builtin_add_overflow(ip, static_cast<unsigned>(s[i] - '0'), &ip))
+        ip_over = true;
+      ++i;
+      digits = true;
+    }
+    long double fp = 0;
+    if (i < s.size() && s[i] == '.') {
+      long double scale = 0.1L;
+      for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10) fp += (s[i] - '0') * scale, digits = true;
+    }
+    if (!digits) return {};
+    s.remove_prefix(i);
+    const U* unit = nullptr;
+    for (const U& u : units)
+      if (s.starts_with(u.name) && (!unit || u.name.size() > unit->name.size())) unit = &u;
+    if (!unit) return {};
+    s.remove_prefix(unit->name.size());
+    std::uint64_t part = 0;
+    if (ip_over || __builtin_mul_overflow(ip, static_cast<std::uint64_t>(unit->ns), &part) ||
+        __builtin_add_overflow(whole, part, &whole) || whole > cap)
+      too_large = true;
+    frac += fp * static_cast<long double>(unit->ns);
+  }
+  if (too_large) return {S::too_large, Nanos(0)};
+  long double total = static_cast<long double>(whole) + frac;
+  total = std::floor(total + 0.5L);
+  if (total > static_cast<long double>(std::numeric_limits<std::int64_t>::max())) return {S::too_large, Nanos(0)};
+  auto ns = static_cast<std::int64_t>(total);
+  return {S::ok, Nanos(negative ? -ns : ns)};
+}
+
+namespace {
+
+// The scenario-wide reading of a duration: malformed, too large (over
+// kMaxDuration) or a value.
+Nanos checked_duration_or_fail(const json& value, const std::string& path, const std::string& expected) {
+  if (!value.is_string()) fail_at(path, expected, value);
+  DurationParse d = parse_duration_checked(value.get_ref<const std::string&>());
+  if (d.status == DurationParse::Status::malformed) fail_at(path, expected, value);
+  if (d.status == DurationParse::Status::too_large || d.value > kMaxDuration || d.value < -kMaxDuration)
+    throw ConfigError(path, "duration " + describe_json(value) + " is too large: at most " +
+                                format_duration(kMaxDuration));
+  return d.value;
+}
+
+}  // namespace
+
 Nanos parse_duration_at(const json& value, const std::string& path) {
-  if (value.is_string())
-    if (auto d = parse_duration(value.get<std::string>())) return *d;
-  fail_at(path, "a duration string such as \"250ms\" or \"2s\"", value);
+  return checked_duration_or_fail(value, path, "a duration string such as \"250ms\" or \"2s\"");
+}
+
+void check_integers_fit(const json& j, const std::string& path) {
+  // Iterative: a config nested 100,000 deep must not overflow the stack.
+  std::vector<std::pair<const json*, std::string>> todo{{&j, path}};
+  while (!todo.empty()) {
+    auto [v, p] = std::move(todo.back());
+    todo.pop_back();
+    if (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+      throw ConfigError(p, "expected an integer <= 9223372036854775807, got " + v->dump());
+    if (v->is_object())
+      for (auto it = v->begin(); it != v->end(); ++it) todo.emplace_back(&*it, p + "/" + it.key());
+    else if (v->is_array())
+      for (std::size_t i = 0; i < v->size(); ++i) todo.emplace_back(&(*v)[i], p + "/" + std::to_string(i));
+  }
 }
 
 ObjectReader::ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
@@ -120,9 +242,9 @@ Nanos ObjectReader::duration(std::string_view key, std::optional<Nanos> fallback
   std::string expected = "a duration string such as \"250ms\" or \"2s\"";
   if (min) expected += (min_exclusive ? " > " : " >= ") + format_duration(*min);
   if (!v) fail(key, expected, v);
-  std::optional<Nanos> d = v->is_string() ? parse_duration(v->get<std::string>()) : std::nullopt;
-  if (!d || (min && (min_exclusive ? *d <= *min : *d < *min))) fail(key, expected, v);
-  return *d;
+  Nanos d = checked_duration_or_fail(*v, path_of(key), expected);
+  if (min && (min_exclusive ? d <= *min : d < *min)) fail(key, expected, v);
+  return d;
 }
 
 void ObjectReader::done(const std::vector<std::string_view>& also_allowed) const {
@@ -132,6 +254,28 @@ void ObjectReader::done(const std::vector<std::string_view>& also_allowed) const
     std::string msg = "unknown key '" + key + "'";
     if (auto nearest = nearest_name(key, known_)) msg += " (did you mean '" + *nearest + "'?)";
     throw ConfigError(path_of(key), msg);
+  }
+}
+
+void check_depth(const json& j, int max_depth) {
+  struct Item {
+    const json* v;
+    int depth;
+    std::string path;
+  };
+  std::vector<Item> todo{{&j, 0, ""}};
+  while (!todo.empty()) {
+    Item it = std::move(todo.back());
+    todo.pop_back();
+    if (!it.v->is_structured()) continue;
+    if (it.depth >= max_depth)
+      throw ConfigError(it.path, "nested too deep: at most " + std::to_string(max_depth) +
+                                     " levels of arrays and objects");
+    if (it.v->is_object())
+      for (auto c = it.v->begin(); c != it.v->end(); ++c) todo.push_back({&*c, it.depth + 1, it.path + "/" + c.key()});
+    else
+      for (std::size_t i = 0; i < it.v->size(); ++i)
+        todo.push_back({&(*it.v)[i], it.depth + 1, it.path + "/" + std::to_string(i)});
   }
 }
 

@@ -53,6 +53,33 @@ class ObjectReader {
 // "expected X, got <json>" at `path`.
 [[noreturn]] void fail_at(const std::string& path, const std::string& expected, const json& got);
 Nanos parse_duration_at(const json& value, const std::string& path);
+// A short, bounded description of a JSON value for error messages: never
+// recursive past a few levels, never longer than ~60 characters, so a value
+// nested 100,000 deep or an array of 200,000 elements costs nothing to name.
 std::string describe_json(const json& j);
+
+// The longest duration a scenario may name anywhere, and the longest
+// scenario (sum of its phases): 1,000,000 h, well inside int64 nanoseconds,
+// so sums and scaled times never overflow.
+inline constexpr Nanos kMaxDuration = std::chrono::hours(1'000'000);
+
+// Go's duration syntax, checked: a value that does not fit is "too large",
+// not "malformed", and nothing wraps to a negative number.
+struct DurationParse {
+  enum class Status { ok, malformed, too_large } status = Status::malformed;
+  Nanos value{0};
+};
+DurationParse parse_duration_checked(std::string_view s);
+
+// Throws ConfigError at the first integer anywhere in `j` (a pool config,
+// a --set value) that does not fit in int64: JSON readers downstream read
+// integers as int64, where 18446744073709551615 would become -1.
+void check_integers_fit(const json& j, const std::string& path);
+
+// Throws ConfigError at the first value nested deeper than `max_depth`
+// (iteratively: the check itself cannot overflow the stack, and after it
+// nothing that copies, dumps or walks the document recursively can either).
+inline constexpr int kMaxJsonDepth = 64;
+void check_depth(const json& j, int max_depth = kMaxJsonDepth);
 
 }  // namespace poolscope::scenario

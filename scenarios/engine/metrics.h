@@ -77,7 +77,11 @@ struct Summary {
   double utilisation = 0;  // time-weighted busy / workers
   std::int64_t first_time = 0, last_time = 0;
   bool invariant_holds() const { return submitted == completed + threw + refused + dropped; }
-  std::uint64_t in_flight() const { return submitted - (completed + threw + refused + dropped); }
+  // Never wraps: a trace that dropped events can show more ends than submissions.
+  std::uint64_t in_flight() const {
+    const std::uint64_t settled = completed + threw + refused + dropped;
+    return settled >= submitted ? 0 : submitted - settled;
+  }
 };
 
 class PoolMetrics {

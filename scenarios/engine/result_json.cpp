@@ -45,7 +45,7 @@ json counters_json(const Counters& c) {
 
 json accounting_json(const Accounting& a) {
   return {{"submitted", a.submitted}, {"completed", a.completed}, {"threw", a.threw},
-          {"refused", a.refused},     {"dropped", a.dropped},     {"in_flight", a.in_flight()}};
+          {"refused", a.refused},     {"dropped", a.dropped},     {"in_flight", outstanding(a)}};
 }
 
 }  // namespace
@@ -60,6 +60,10 @@ std::string_view status_name(RunStatus s) {
       return "invariant-breach";
     case RunStatus::stopped:
       return "stopped";
+    case RunStatus::trace_incomplete:
+      return "trace-incomplete";
+    case RunStatus::thread_refused:
+      return "thread-refused";
   }
   return "?";
 }
@@ -86,6 +90,8 @@ RunStatus run_status(const RunOutcome& outcome, const metrics::RunMetrics& metri
     const metrics::PoolMetrics* pm = metrics.pool(p.trace_id);
     if (pm && !invariant_problem(p, pm->totals(), complete).empty()) return RunStatus::invariant_breach;
   }
+  if (outcome.thread_refused) return RunStatus::thread_refused;
+  if (!complete) return RunStatus::trace_incomplete;
   return outcome.stopped ? RunStatus::stopped : RunStatus::ok;
 }
 
@@ -161,6 +167,7 @@ json summary_json(const metrics::Summary& s, const PoolOutcome& pool, bool trace
   if (!problem.empty()) j["invariant"]["problem"] = problem;
   if (pool.stall) {
     j["stall"] = {{"at_s", seconds(pool.stall->at.count())},
+                  {"reason", pool.stall->reason},
                   {"last_progress_s", seconds(pool.stall->last_progress.count())},
                   {"state", counters_json(pool.stall->state)},
                   {"accounting", accounting_json(pool.stall->accounting)},
@@ -235,7 +242,8 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"watchdog_s", seconds(outcome.watchdog.count())},
         {"events_recorded", outcome.events_recorded},
         {"events_dropped", outcome.events_dropped},
-        {"stopped_early", outcome.stopped}}},
+        {"stopped_early", outcome.stopped},
+        {"thread_refused", outcome.thread_refused ? json(*outcome.thread_refused) : json(nullptr)}}},
       {"skipped", skipped},
   };
   // The head, then the pools one by one, so a million events never sit in one json value.

@@ -16,9 +16,14 @@ struct ResultOptions {
   std::size_t series_points = 1000;  // time-series buckets per pool (each bucket keeps its maxima)
 };
 
-enum class RunStatus { ok, stalled, invariant_breach, stopped };
+// trace_incomplete: the trace dropped events (the consumer fell behind), so
+// the counts computed from it are not the whole story; the invariant was
+// checked on the pools' own accounting only.
+// thread_refused: the system refused a thread the run needed (the machine's
+// threads were used up); the run ended early and says which.
+enum class RunStatus { ok, stalled, invariant_breach, stopped, trace_incomplete, thread_refused };
 std::string_view status_name(RunStatus s);
-// stalled > invariant breach > stopped > ok.
+// stalled > invariant breach > thread refused > trace incomplete > stopped > ok.
 RunStatus run_status(const RunOutcome& outcome, const metrics::RunMetrics& metrics);
 // Why the invariant fails for a pool, or "" if it holds.
 std::string invariant_problem(const PoolOutcome& pool, const metrics::Summary& s, bool trace_complete);

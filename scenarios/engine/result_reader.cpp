@@ -324,10 +324,17 @@ ResultFile read_result(std::istream& in, const std::string& file) {
     return build(sax, file);
   } catch (const ConfigError& e) {
     throw ScenarioError(file, e);
+  } catch (const json::exception& e) {  // a parse error, or 1e400
+    throw ScenarioError(file, ConfigError("", json_error_text(e)));
   }
 }
 
 ResultFile load_result(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw ScenarioError(file.string(), ConfigError("", "is a directory; expected a file"));
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+    throw ScenarioError(file.string(), ConfigError("", "is not a regular file (a FIFO, a device or a socket)"));
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ScenarioError(file.string(), ConfigError("", "cannot open the file"));
   return read_result(in, file.string());

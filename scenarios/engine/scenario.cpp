@@ -1,6 +1,12 @@
 #include "scenarios/engine/scenario.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -19,13 +25,62 @@ ScenarioError::ScenarioError(std::string file, const ConfigError& e)
 
 namespace {
 
+// The whole of a regular file, at most `max_bytes`; anything else (a
+// directory, a FIFO, a device, an unreadable or too large file) is an error
+// whose message says what it is.
+std::string read_regular_file(const std::filesystem::path& path, std::uintmax_t max_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw ConfigError("", std::string("cannot read the file: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw ConfigError("", "is a directory; expected a file");
+  if (!S_ISREG(st.st_mode)) throw ConfigError("", "is not a regular file (a FIFO, a device or a socket); expected a file");
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+    throw ConfigError("", "is too large (" + std::to_string(st.st_size) + " bytes; at most " +
+                              std::to_string(max_bytes) + ")");
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ConfigError("", std::string("cannot read the file: ") + std::strerror(errno));
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      throw ConfigError("", std::string("cannot read the file: ") + std::strerror(err));
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) {
+      ::close(fd);
+      throw ConfigError("", "is too large (more than " + std::to_string(max_bytes) + " bytes)");
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
 // Arrival times (seconds from the phase start, first column); a header on
 // the first line that is not a comment, and `#` comments, are allowed. Every
 // time must fall within the phase: a time outside it is an error, not dropped.
 std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std::string& json_path,
                                    Nanos phase_duration) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(json_path, "cannot read replay file '" + path.string() + "'");
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxInputBytes);
+  } catch (const ConfigError& e) {
+    std::string why = e.message();
+    if (why.starts_with("cannot read the file: ")) why.erase(0, 22);
+    throw ConfigError(json_path, "cannot read replay file '" + path.string() + "': " + why);
+  }
+  return parse_replay_csv(text, path.string(), json_path, phase_duration);
+}
+
+}  // namespace
+
+std::vector<Nanos> parse_replay_csv(std::string_view text, const std::string& name, const std::string& json_path,
+                                    Nanos phase_duration) {
+  const std::filesystem::path path = name;
+  std::istringstream in{std::string(text)};
   std::vector<Nanos> times;
   std::string line;
   int line_no = 0;
@@ -56,6 +111,8 @@ std::vector<Nanos> read_replay_csv(const std::filesystem::path& path, const std:
   std::sort(times.begin(), times.end());
   return times;
 }
+
+namespace {
 
 TaskSpec parse_task(const json& j, const std::string& path, int depth) {
   ObjectReader r(j, path);
@@ -203,6 +260,7 @@ json Scenario::to_json() const {
 
 Scenario parse_scenario(const json& j, const std::string& file, const std::filesystem::path& base_dir) {
   try {
+    check_depth(j);
     ObjectReader r(j, "");
     Scenario s;
     s.file = file;
@@ -230,12 +288,21 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 
     const json& phases = r.required("phases");
     if (!phases.is_array() || phases.empty()) fail_at("/phases", "a non-empty array of phases", phases);
+    if (phases.size() > kMaxPhases)
+      throw ConfigError("/phases", "expected at most " + std::to_string(kMaxPhases) + " phases, got " +
+                                       std::to_string(phases.size()));
+    Nanos total{0};
     for (std::size_t i = 0; i < phases.size(); ++i) {
       std::string path = "/phases/" + std::to_string(i);
       ObjectReader pr(phases[i], path);
       Phase p;
       p.name = pr.string("name", "phase " + std::to_string(i + 1));
       p.duration = pr.duration("duration", std::nullopt, Nanos(0), true);
+      // Each is at most kMaxDuration, so the sum cannot overflow before this check.
+      total += p.duration;
+      if (total > kMaxDuration)
+        throw ConfigError(pr.path_of("duration"), "the phases add up to more than " + format_duration(kMaxDuration) +
+                                                      " of scenario time (too large)");
       p.arrival = parse_arrival(pr.required("arrival"), pr.path_of("arrival"), p.duration, base_dir);
       if (const json* t = pr.get("task")) {
         p.task = parse_task(*t, pr.path_of("task"), 0);
@@ -250,6 +317,9 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 
     const json& pools = r.required("pools");
     if (!pools.is_array() || pools.empty()) fail_at("/pools", "a non-empty array of pools to compare", pools);
+    if (pools.size() > kMaxPools)
+      throw ConfigError("/pools", "expected at most " + std::to_string(kMaxPools) + " pools, got " +
+                                      std::to_string(pools.size()));
     std::set<std::string> names;
     const Registry& registry = Registry::global();
     for (std::size_t i = 0; i < pools.size(); ++i) {
@@ -271,6 +341,7 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
         throw ConfigError(pr.path_of("name"),
                           "pool name '" + e.name + "' is used twice; give each pool a unique \"name\"");
       e.config = pr.get("config") ? *pr.get("config") : json::object();
+      check_integers_fit(e.config, pr.path_of("config"));
       if (!registered) {
         // Optional, and its design is not in this build: checked as far as it
         // can be without the design, then left out of the run.
@@ -285,7 +356,11 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
         ManualClock still;
         registry.create(e.design, e.config, TraceTarget{.clock = &still});
       } catch (const ConfigError& err) {
-        throw err.prefixed(pr.path_of("config"));
+        // The design's message may quote the whole offending value (an array
+        // of 200,000 elements): keep it to a readable length.
+        ConfigError short_err = err;
+        if (err.message().size() > 300) short_err = ConfigError(err.path(), err.message().substr(0, 297) + "...");
+        throw short_err.prefixed(pr.path_of("config"));
       }
       pr.done();
       s.pools.push_back(std::move(e));
@@ -309,17 +384,40 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
 
 std::string skip_reason(const PoolEntry& e) { return "design '" + e.design + "' is not registered in this build"; }
 
-Scenario load_scenario(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw ScenarioError(file.string(), ConfigError("", "cannot read the file"));
-  json j;
+std::string json_error_text(const json::exception& e) {
+  std::string what = e.what();
+  what = "not valid JSON: " + what.substr(what.find(']') + 2);
+  // The parser quotes what it last read, which can be a 200,000-character token.
+  return what.size() > 300 ? what.substr(0, 297) + "..." : what;
+}
+
+json parse_scenario_text(std::string_view text, const std::string& file) {
   try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    throw ScenarioError(file.string(), ConfigError("", "not valid JSON: " + what.substr(what.find(']') + 2)));
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
+      throw ConfigError("", json_error_text(e));
+    }
+    check_depth(j);
+    return j;
+  } catch (const ConfigError& e) {
+    throw ScenarioError(file, e);
   }
-  return parse_scenario(j, file.string(), file.parent_path());
+}
+
+json read_scenario_json(const std::filesystem::path& file) {
+  std::string text;
+  try {
+    text = read_regular_file(file, kMaxInputBytes);
+  } catch (const ConfigError& e) {
+    throw ScenarioError(file.string(), e);
+  }
+  return parse_scenario_text(text, file.string());
+}
+
+Scenario load_scenario(const std::filesystem::path& file) {
+  return parse_scenario(read_scenario_json(file), file.string(), file.parent_path());
 }
 
 json apply_overrides(json j, const Overrides& o) {

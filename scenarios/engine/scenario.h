@@ -16,6 +16,10 @@
 namespace poolscope::scenario {
 
 inline constexpr std::string_view kScenarioFormat = "poolscope-scenario/1";
+// Structural bounds, checked before anything is built (docs/scenario-format.md, "Limits").
+inline constexpr std::size_t kMaxPhases = 10'000;
+inline constexpr std::size_t kMaxPools = 64;
+inline constexpr std::uintmax_t kMaxInputBytes = 64ull << 20;  // a scenario or replay file: 64 MiB
 
 // A ConfigError that also names the file: "x.json: /phases/2/arrival/rate: expected ...".
 class ScenarioError : public ConfigError {
@@ -105,6 +109,17 @@ std::string skip_reason(const PoolEntry& e);
 // Parses and validates `j` (pool configs against the registry too). `file`
 // names the source in errors; `base_dir` resolves replay CSV files.
 Scenario parse_scenario(const json& j, const std::string& file, const std::filesystem::path& base_dir);
+// Reads a scenario file's JSON: a regular file of at most kMaxInputBytes,
+// valid JSON, nested at most kMaxJsonDepth deep; errors are ScenarioErrors.
+json read_scenario_json(const std::filesystem::path& file);
+// The same for text already in memory (`file` names it in errors).
+json parse_scenario_text(std::string_view text, const std::string& file);
+// A replay CSV's arrival times (docs/scenario-format.md), from its text;
+// errors are ConfigErrors at `json_path` naming `name` and the line.
+std::vector<Nanos> parse_replay_csv(std::string_view text, const std::string& name, const std::string& json_path,
+                                    Nanos phase_duration);
+// "not valid JSON: <the parser's message>", at most 300 characters.
+std::string json_error_text(const json::exception& e);
 // Reads, parses and validates a scenario file; errors are ScenarioErrors.
 Scenario load_scenario(const std::filesystem::path& file);
 

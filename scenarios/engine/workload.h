@@ -40,6 +40,25 @@ struct Workload {
 };
 
 Workload generate(const Scenario& s);
+
+// The bound on a workload, checked before anything is generated or run.
+struct Limits {
+  // Scheduled tasks (arrivals and every child they will submit) of the whole
+  // scenario; `poolscope --max-tasks` changes it.
+  std::uint64_t max_tasks = 10'000'000;
+};
+
+// What a scenario schedules, counted without building it: the same arrival
+// times generate() would draw (the same streams), each only counted.
+struct WorkloadCount {
+  std::uint64_t arrivals = 0;  // scheduled submissions
+  std::uint64_t tasks = 0;     // arrivals and all their children
+  std::uint64_t clients = 0;   // closed-loop clients
+};
+// Counts `s`'s workload; throws ConfigError naming the phase, its count and
+// the bound as soon as the running total passes `limits.max_tasks` (so even
+// a phase of 10^15 arrivals is refused after at most max_tasks steps).
+WorkloadCount count_workload(const Scenario& s, const Limits& limits);
 TaskInstance make_task(const TaskSpec& spec, Rng& rng);
 
 // A closed-loop client's next task and think time, drawn from its own stream.

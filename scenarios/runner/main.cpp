@@ -2,8 +2,11 @@
 // writes what happened as a table, JSON, a Chrome trace or CSV.
 //
 // Exit codes: 0 success; 1 invariant breach or stall; 2 bad input or usage.
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +20,7 @@
 #include "pools/core/registry.h"
 #include "scenarios/engine/atomic_file.h"
 #include "scenarios/engine/exports.h"
+#include "scenarios/engine/json_reader.h"
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/version.h"
@@ -29,6 +33,45 @@ using namespace poolscope::scenario;
 using runner::human_duration;
 
 constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
+
+// SIGINT / SIGTERM: the first asks the run to stop (it then writes what it
+// has, status "stopped"); the second ends the process at once, removing the
+// temporary file of a result being written. Exit code 128 + the signal.
+volatile std::sig_atomic_t g_signal = 0;
+std::atomic<int> g_signals{0};
+
+extern "C" void on_signal(int sig) {
+  if (g_signals.fetch_add(1) >= 1) {
+    remove_temporary_file_now();
+    ::_exit(128 + sig);
+  }
+  g_signal = sig;
+}
+
+void install_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  // Inherited blocked (a parent that blocks them around fork): a signal sent
+  // before this point is pending, and now arrives at the handler.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+}
+
+// Waits for the run, stopping it when a signal arrives.
+void wait_or_stop(Run& run) {
+  while (!run.finished()) {
+    if (g_signal) run.stop();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  run.wait();
+}
 
 int list_pools(bool as_json) {
   const Registry& r = Registry::global();
@@ -86,10 +129,29 @@ int list_scenarios(bool as_json) {
   return kOk;
 }
 
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)json(s).dump();
+    return true;
+  } catch (const json::type_error&) {
+    return false;
+  }
+}
+
+// A path that exists (a file, a directory, a FIFO) is the user's file, and
+// what is wrong with it is said as such; only a name that is nowhere is
+// looked up among the shipped scenarios.
+std::filesystem::path scenario_path(const std::string& arg) {
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(arg, ec))) return arg;
+  return resolve_scenario(arg);
+}
+
 // `--set POOL.PARAM=VALUE`: VALUE is JSON when it parses as JSON (10, true,
 // "x"), else a string (so 2s needs no quotes).
 std::pair<std::string, json> parse_setting(const std::string& arg) {
   auto eq = arg.find('=');
+  if (!valid_utf8(arg)) throw ConfigError("--set", "expected POOL.PARAM=VALUE in UTF-8; the argument is not valid UTF-8");
   if (eq == std::string::npos) throw ConfigError("--set " + arg, "expected POOL.PARAM=VALUE");
   std::string value = arg.substr(eq + 1);
   json v = json::parse(value, nullptr, false);
@@ -98,10 +160,8 @@ std::pair<std::string, json> parse_setting(const std::string& arg) {
 }
 
 Scenario load_with_overrides(const std::string& arg, const Overrides& o) {
-  std::filesystem::path file = resolve_scenario(arg);
-  std::ifstream in(file);
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) return load_scenario(file);  // reports the parse error with its position
+  std::filesystem::path file = scenario_path(arg);
+  json j = read_scenario_json(file);
   try {
     j = apply_overrides(std::move(j), o);
   } catch (const ConfigError& e) {
@@ -116,12 +176,20 @@ void note_skipped(const Scenario& s) {
     std::cerr << "poolscope: note: skipping optional pool '" << e.name << "': " << skip_reason(e) << "\n";
 }
 
-int validate(const std::string& arg) {
-  Scenario s = load_scenario(resolve_scenario(arg));
+// Counts, never generates: validating 10 million tasks costs no memory, and
+// a workload past the bound is refused with its phase named.
+int validate(const std::string& arg, const Limits& limits) {
+  Scenario s = load_scenario(scenario_path(arg));
   note_skipped(s);
-  Workload w = generate(s);
-  std::cout << s.file << ": ok: \"" << s.name << "\", " << s.phases.size() << " phases, " << w.arrivals.size()
-            << " scheduled tasks" << (w.clients.empty() ? "" : ", " + std::to_string(w.clients.size()) + " clients")
+  WorkloadCount w;
+  try {
+    w = count_workload(s, limits);
+  } catch (const ConfigError& e) {
+    throw ScenarioError(s.file, e);
+  }
+  std::cout << s.file << ": ok: \"" << s.name << "\", " << s.phases.size() << " phases, " << w.arrivals
+            << " scheduled tasks" << (w.tasks > w.arrivals ? " (" + std::to_string(w.tasks) + " with children)" : "")
+            << (w.clients == 0 ? "" : ", " + std::to_string(w.clients) + " clients")
             << ", " << s.pools.size() << " pools"
             << (s.skipped.empty() ? "" : " (" + std::to_string(s.skipped.size()) + " optional skipped)") << ", "
             << human_duration(static_cast<double>(s.duration().count()) / 1e9) << " of scenario time ("
@@ -135,8 +203,24 @@ struct RunArgs {
   Overrides overrides;
   std::vector<std::string> settings;
   std::string out, json_out, chrome, csv;
+  bool out_given = false, json_given = false, chrome_given = false, csv_given = false;
   bool events = false, quiet = false;
+  Limits limits;
+  std::string seed;
 };
+
+// --seed: decimal digits only, in [0, 2^64-1]; "-1" does not wrap and
+// "18446744073709551616" does not saturate.
+std::uint64_t parse_seed(const std::string& text) {
+  auto fail = [&] { throw ConfigError("--seed " + describe_json(json(text)), "expected an integer in [0, 18446744073709551615]"); };
+  if (text.empty() || text.size() > 20) fail();
+  std::uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') fail();
+    if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<unsigned>(c - '0'), &v)) fail();
+  }
+  return v;
+}
 
 // A destination that cannot be written is bad input, found before the run
 // (exit 2), not after it. `directory`: --csv, created if missing.
@@ -162,15 +246,24 @@ void check_destination(const std::string& flag, const std::string& value, bool d
     fail("cannot write in the directory '" + dir.string() + "': " + std::strerror(errno));
 }
 
+// Why the watchdog fired, for the messages below.
+std::string stall_why(const PoolOutcome& p, const RunOutcome& outcome) {
+  if (p.stall->reason == "overrun")
+    return "still busy " +
+           runner::human_duration(
+               static_cast<double>(overrun_limit(outcome.watchdog, outcome.workload_end).count()) / 1e9) +
+           " after the workload ended (tasks kept starting and ending, but the run would not end)";
+  return "no task started or ended for " + runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9);
+}
+
 // With no table (--quiet, --json -), a stall still gets a line on stderr.
 void note_stalls(const RunOutcome& outcome) {
   for (const PoolOutcome& p : outcome.pools) {
     if (!p.stall) continue;
     std::cerr << "poolscope: " << p.name << " stalled at "
-              << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9)
-              << ": no task started or ended for "
-              << runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9) << " with "
-              << p.stall->accounting.in_flight() << " tasks outstanding; it was shut down at once"
+              << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9) << ": " << stall_why(p, outcome)
+              << " with "
+              << outstanding(p.stall->accounting) << " tasks outstanding; it was shut down at once"
               << (p.shutdown_hung ? " and did not finish shutting down" : "") << "\n";
   }
 }
@@ -178,10 +271,11 @@ void note_stalls(const RunOutcome& outcome) {
 void show_progress(Run& run, double expected_wall) {
   bool tty = isatty(STDERR_FILENO);
   if (!tty || expected_wall < 1.0) {
-    run.wait();
+    wait_or_stop(run);
     return;
   }
   while (!run.finished()) {
+    if (g_signal) run.stop();
     double p = run.progress();
     int filled = static_cast<int>(p * 30);
     std::fprintf(stderr, "\r[%-30s] %3.0f%%  %s scenario time",
@@ -191,29 +285,43 @@ void show_progress(Run& run, double expected_wall) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   std::fprintf(stderr, "\r%60s\r", "");
-  run.wait();
+  wait_or_stop(run);
 }
 
 int run(RunArgs& a) {
+  if (!a.seed.empty()) a.overrides.seed = parse_seed(a.seed);
   for (const auto& s : a.settings) a.overrides.settings.push_back(parse_setting(s));
   Scenario s = load_with_overrides(a.scenario, a.overrides);
-  check_destination("--out", a.out, false);
-  check_destination("--json", a.json_out, false);
-  check_destination("--chrome-trace", a.chrome, false);
+  // Every destination is decided before the run: a FIFO or a terminal is
+  // written through, a regular file replaced atomically, the rest refused.
+  std::vector<std::pair<Destination, bool>> results;  // (where, is --json)
+  std::optional<Destination> chrome;
+  if (a.out_given) results.emplace_back(plan_destination("--out", a.out), false);
+  if (a.json_given) results.emplace_back(plan_destination("--json", a.json_out), true);
+  if (a.chrome_given) chrome = plan_destination("--chrome-trace", a.chrome);
+  if (a.csv_given && a.csv.empty()) throw ConfigError("--csv \"\"", "expected a directory name, got an empty one");
   check_destination("--csv", a.csv, true);
   note_skipped(s);
-  bool json_to_stdout = a.json_out == "-" || a.out == "-";
+  bool json_to_stdout = std::any_of(results.begin(), results.end(), [](const auto& r) {
+    return r.first.kind == Destination::Kind::descriptor && r.first.fd == 1;
+  });
   bool table = !a.quiet && !json_to_stdout;
 
   RunOptions options;
   options.keep_events = a.events;
+  options.limits = a.limits;
+  try {
+    count_workload(s, a.limits);  // before anything is generated or started
+  } catch (const ConfigError& e) {
+    throw ScenarioError(s.file, e);
+  }
   Run r(s, options);
   r.start();
   double segments = s.schedule == Schedule::sequential ? static_cast<double>(s.pools.size()) : 1.0;
   if (table)
     show_progress(r, static_cast<double>(s.duration().count()) / 1e9 / s.time_scale * segments);
   else
-    r.wait();
+    wait_or_stop(r);
   const RunOutcome& outcome = r.outcome();
   const metrics::RunMetrics& m = r.metrics();
   // A stalled pool that did not even shut down leaves threads stuck inside
@@ -231,14 +339,13 @@ int run(RunArgs& a) {
   ResultOptions ro{.include_events = a.events};
   auto write = [&](std::ostream& o) { write_result(o, s, outcome, m, ro); };
   try {
-    for (const std::string& dest : {a.out, a.json_out}) {
-      if (dest.empty()) continue;
-      if (dest == "-")
+    for (const auto& [dest, is_json] : results) {
+      if (dest.kind == Destination::Kind::descriptor && dest.fd == 1 && dest.shown == "-")
         write(std::cout);
       else
-        write_atomically(dest, write);
+        write_destination(dest, write);
     }
-    if (!a.chrome.empty()) write_atomically(a.chrome, [&](std::ostream& o) { write_chrome_trace(o, s, m); });
+    if (chrome) write_destination(*chrome, [&](std::ostream& o) { write_chrome_trace(o, s, m); });
     if (!a.csv.empty()) write_csv_series(a.csv, m);
   } catch (const std::exception& e) {
     if (!hung) throw;
@@ -249,20 +356,27 @@ int run(RunArgs& a) {
   RunStatus status = run_status(outcome, m);
   if (table) {
     runner::print_summary_table(std::cout, s, outcome, m);
+    if (outcome.thread_refused)
+      std::cout << "\nthe system refused a thread (" << *outcome.thread_refused << "): the run ended early\n";
     if (outcome.events_dropped)
       std::cout << "\nnote: the trace dropped " << outcome.events_dropped << " events (the consumer fell behind)\n";
     for (const PoolOutcome& p : outcome.pools) {
       if (!p.stall) continue;
       std::cout << "\n"
                 << p.name << " STALLED at " << runner::human_duration(static_cast<double>(p.stall->at.count()) / 1e9)
-                << ": no task started or ended for "
-                << runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9) << " with "
-                << p.stall->accounting.in_flight() << " tasks outstanding (workers " << p.stall->state.workers
+                << ": " << stall_why(p, outcome) << " with "
+                << outstanding(p.stall->accounting) << " tasks outstanding (workers " << p.stall->state.workers
                 << ", busy " << p.stall->state.busy << ", queued " << p.stall->state.queued << ", blocked submitters "
                 << p.stall->state.blocked << "); it was shut down at once.\n";
     }
   } else {
     note_stalls(outcome);
+    if (outcome.thread_refused)
+      std::cerr << "poolscope: the system refused a thread (" << *outcome.thread_refused
+                << "): the run ended early, status thread-refused\n";
+    if (outcome.events_dropped)
+      std::cerr << "poolscope: the trace dropped " << outcome.events_dropped
+                << " events (the consumer fell behind): status trace-incomplete\n";
   }
   if (status == RunStatus::invariant_breach) {
     for (const PoolOutcome& p : outcome.pools)
@@ -271,6 +385,7 @@ int run(RunArgs& a) {
           std::cerr << "poolscope: invariant breach in " << p.name << ": " << why << "\n";
   }
   leave_if_hung();
+  if (g_signal) return 128 + g_signal;  // stopped by SIGINT/SIGTERM: 130/143, result written
   return status == RunStatus::ok || status == RunStatus::stopped ? kOk : kFailed;
 }
 
@@ -290,19 +405,24 @@ int main(int argc, char** argv) {
       "run only this pool (repeatable): the scenario's pool of that name, else its pools of that design, else a "
       "registered design with its defaults");
   run_cmd->add_option("--set", ra.settings, "POOL.PARAM=VALUE: override a pool parameter (repeatable)");
-  run_cmd->add_option("--seed", ra.overrides.seed, "override the scenario's seed");
-  run_cmd->add_option("--time-scale", ra.overrides.time_scale, "scenario seconds per wall second")
-      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--seed", ra.seed, "override the scenario's seed (an integer in [0, 2^64-1])");
+  // Range-checked by apply_overrides, whose message names the bounds plainly.
+  run_cmd->add_option("--time-scale", ra.overrides.time_scale, "scenario seconds per wall second, in [0.001, 1000]");
   run_cmd->add_option("--out", ra.out, "write the result JSON here ('-' for stdout)");
   run_cmd->add_option("--json", ra.json_out, "write the result JSON here ('-' for stdout, no table)");
   run_cmd->add_flag("--events", ra.events, "include every trace event in the result JSON");
   run_cmd->add_option("--chrome-trace", ra.chrome, "write a Chrome/Perfetto trace here");
   run_cmd->add_option("--csv", ra.csv, "write each pool's counter series as CSV into this directory");
   run_cmd->add_flag("-q,--quiet", ra.quiet, "no progress bar, no table");
+  const std::string max_tasks_help = "refuse a scenario that schedules more tasks than this (default 10000000)";
+  run_cmd->add_option("--max-tasks", ra.limits.max_tasks, max_tasks_help)->check(CLI::Range(1ull, 1'000'000'000ull));
 
   std::string target;
+  Limits validate_limits;
   auto* validate_cmd = app.add_subcommand("validate", "check a scenario file without running it");
   validate_cmd->add_option("SCENARIO", target, "a scenario file or a shipped scenario's name")->required();
+  validate_cmd->add_option("--max-tasks", validate_limits.max_tasks, max_tasks_help)
+      ->check(CLI::Range(1ull, 1'000'000'000ull));
 
   bool as_json = false;
   auto* pools = app.add_subcommand("pools", "list the registered pool designs");
@@ -319,9 +439,14 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? kOk : kBadInput;
   }
+  install_signal_handlers();
+  ra.out_given = run_cmd->count("--out") > 0;
+  ra.json_given = run_cmd->count("--json") > 0;
+  ra.chrome_given = run_cmd->count("--chrome-trace") > 0;
+  ra.csv_given = run_cmd->count("--csv") > 0;
   try {
     if (*run_cmd) return run(ra);
-    if (*validate_cmd) return validate(target);
+    if (*validate_cmd) return validate(target, validate_limits);
     if (*pools) return list_pools(as_json);
     if (*describe) return describe_pool(target, as_json);
     if (*scenarios) return list_scenarios(as_json);

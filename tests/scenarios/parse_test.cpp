@@ -131,7 +131,7 @@ TEST_CASE("scenario: a phase without a task needs a scenario-wide one, unless it
 }
 
 TEST_CASE("scenario: files that are missing or not JSON say so") {
-  CHECK_THROWS_WITH(load_scenario("/nonexistent/x.json"), "/nonexistent/x.json: cannot read the file");
+  CHECK_THROWS_WITH(load_scenario("/nonexistent/x.json"), "/nonexistent/x.json: cannot read the file: No such file or directory");
   std::string path = temp_path("bad-scenario.json");
   std::ofstream(path) << "{\"name\": \"x\",\n \"lesson\": }";
   CHECK_THROWS_WITH(load_scenario(path), Contains(path + ": not valid JSON: ") && Contains("line 2"));
