@@ -52,8 +52,9 @@ std::optional<Nanos> parse_duration(std::string_view s) {
     s.remove_prefix(unit->name.size());
     total += value * static_cast<long double>(unit->ns);
   }
-  if (total > static_cast<long double>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
-  auto ns = static_cast<std::int64_t>(std::llround(static_cast<double>(total)));
+  // 2^63 and above do not fit (a double would round 2^63 - 1 up to it and wrap).
+  if (total >= 9223372036854775808.0L) return std::nullopt;
+  auto ns = static_cast<std::int64_t>(std::llroundl(total));
   return Nanos(negative ? -ns : ns);
 }
 

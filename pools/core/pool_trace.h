@@ -32,7 +32,8 @@ struct Accounting {
   std::uint64_t refused = 0;  // including refusals because the pool was closed
   std::uint64_t dropped = 0;  // accepted, then abandoned at shutdown or discarded from a queue
   std::uint64_t settled() const { return completed + threw + refused + dropped; }
-  std::uint64_t in_flight() const { return submitted - settled(); }
+  // Never wraps: a reader between two counters' updates may see more settled than submitted.
+  std::uint64_t in_flight() const { return submitted > settled() ? submitted - settled() : 0; }
   bool balanced() const { return submitted == settled(); }
 };
 

@@ -1,5 +1,8 @@
 #include "pools/core/duration.h"
 
+#include <cstdint>
+#include <limits>
+
 #include <catch2/catch.hpp>
 
 using namespace poolscope;
@@ -37,4 +40,11 @@ TEST_CASE("durations format back to their shortest spelling") {
   CHECK(format_duration(Nanos(12)) == "12ns");
   for (auto d : {Nanos(10s), Nanos(250ms), Nanos(1500ms), Nanos(90s), Nanos(-2500ms), Nanos(333us)})
     CHECK(parse_duration(format_duration(d)) == d);
+}
+
+TEST_CASE("parse_duration: the largest int64 nanoseconds and beyond do not wrap to negative") {
+  CHECK(parse_duration("9223372036854775807ns") == Nanos(std::numeric_limits<std::int64_t>::max()));
+  CHECK_FALSE(parse_duration("9223372036854775808ns"));
+  CHECK_FALSE(parse_duration("2562048h"));
+  CHECK(parse_duration("-9223372036854775807ns") == Nanos(-std::numeric_limits<std::int64_t>::max()));
 }
