@@ -1,12 +1,13 @@
 #include "labs/solutions/03-keepalive/worker.h"
 
 #include "labs/solutions/03-keepalive/pool.h"
+#include "pools/core/go/select.h"
 
 namespace poolscope::lab03::solution {
 
 void Worker::run() {
   lastUse = p.trace_.clock().now();
-  thread_ = Thread("lab03k-" + std::to_string(id), [this] { loop(); });
+  p.goroutines_.go("lab03k-" + std::to_string(id), [this] { loop(); });
 }
 
 void Worker::loop() {
@@ -25,7 +26,7 @@ void Worker::loop() {
     p.trace_.reaped(id, why, p.trace_.clock().now() - lastUse);
   p.trace_.exited(id, why);
   std::lock_guard lock(p.lock_);
-  p.exited_.push_back(this);  // the last touch: joinExited may now join this thread
+  p.exited_.push_back(this);  // the last touch: newWorker may now free this Worker
 }
 
 // Java's getTask: `timed = allowCoreThreadTimeOut || wc > corePoolSize`; a
@@ -42,10 +43,11 @@ bool Worker::waitTask(Job& t, Label& why) {
       timed = p.opts_.allowCoreThreadTimeOut || p.runningSize_ > p.coreSize_;
     }
     if (!timed) {
-      t = task.receive();
+      t = task.recv();
       return true;
     }
-    if (task.receive_until(clock, lastUse + p.opts_.keepAliveTime, t)) return true;
+    // Go: select { case t := <-w.task: ...; case <-time.After(keepAliveTime): ... }
+    if (go::select(go::recv(task, t), go::after(clock, lastUse + p.opts_.keepAliveTime)) == 0) return true;
     std::lock_guard lock(p.lock_);
     bool beyondCore = p.runningSize_ > p.coreSize_;
     if (!(beyondCore || p.opts_.allowCoreThreadTimeOut)) continue;  // now a core worker: wait untimed
