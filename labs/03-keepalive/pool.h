@@ -67,7 +67,7 @@ class Pool {
   int running_size() const { return runningSize_.load(); }  // workers alive
   int max_size() const { return maxSize_; }
   int core_size() const { return coreSize_; }
-  // C++ additions, for the Pool adapter's state().
+  // C++: for the Pool adapter's state().
   int idle_size() const;
   int queue_size() const;
   int block_size() const;
