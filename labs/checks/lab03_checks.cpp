@@ -109,3 +109,39 @@ LAB_CHECK("[lab03]", "03.4 an idle worker that gets a task before its keepAliveT
   rig.settle();
   CHECK(rig.pool->state().workers == 4);
 }
+
+// A stress check, on the real clock: submitters race with workers whose
+// keep-alive (1 ms) runs out all the time, round after round. Every accepted
+// task must run, and no worker may leave while that takes the pool below
+// coreSize.
+LAB_CHECK("[lab03][stress][starter-fails]", "03.5 time-outs race hand-offs: no task is lost and the pool stays at core",
+          "after the select times out, take the pool's lock and re-check BOTH under it: that you are still in the "
+          "idle queue (a submitter may have taken you and sent a task: receive it, do not exit) and that the pool "
+          "is still above coreSize (another worker may have timed out first); a check made before the lock is "
+          "stale") {
+  for (int round = 0; round < lab::stress_rounds(); ++round) {
+    Rig rig(pool03(),
+            {{"coreSize", 1}, {"maxSize", 4}, {"taskQueueCap", 0}, {"keepAliveTime", "1ms"}, {"allowCoreThreadTimeOut", false}},
+            true);
+    std::atomic<int> ran{0}, accepted{0};
+    lab::race(4, [&](int s) {
+      for (int i = 0; i < 120; ++i) {
+        accepted += rig.pool->submit([&] { ran++; }).accepted();
+        // Pauses about keepAliveTime long, so that workers time out just as tasks arrive.
+        if ((i + s) % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(700 + 150 * s));
+      }
+    });
+    await_condition([&] { return ran.load() == accepted.load(); }, "every accepted task ran (none lost)");
+    rig.log.sync();
+    int reaped = 0, below_core = 0;
+    for (const Event& e : rig.log.events()) {
+      if (e.kind == EventKind::worker_exited && label_code(e.rule) == "keep-alive") {
+        reaped++;
+        below_core += e.counters.workers < 1;  // the counters after the exit
+      }
+    }
+    INFO("round " << round << ": " << reaped << " keep-alive exits, " << below_core << " of them left the pool below coreSize");
+    CHECK(reaped > 0);
+    REQUIRE(below_core == 0);
+  }
+}

@@ -1,9 +1,12 @@
+#include <atomic>
 #include <cstdlib>
+#include <vector>
 #include <map>
 #include <mutex>
 #include <thread>
 
 #include "labs/checks/lab_check.h"
+#include "pools/core/thread.h"
 
 namespace poolscope::lab {
 namespace {
@@ -56,8 +59,31 @@ bool expect_count(TraceLog& log, const TraceLog::Pred& pred, std::size_t n) {
   return log.count(pred) == n;
 }
 
-Rig::Rig(std::string d, json config) : design(std::move(d)) {
-  pool = Registry::global().create(design, config, {.clock = &clock, .stream = &stream, .name = design});
+int stress_rounds() {
+  const char* env = std::getenv("POOLSCOPE_LAB_REPEAT");
+  int n = env && *env ? std::atoi(env) : 3;
+  return n < 1 ? 1 : n;
+}
+
+void race(int n, const std::function<void(int)>& body) {
+  std::atomic<int> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<Thread> threads;
+  for (int i = 0; i < n; ++i) {
+    threads.emplace_back("submitter-" + std::to_string(i), [&, i] {
+      ready++;
+      while (!go.load()) std::this_thread::yield();
+      body(i);
+    });
+  }
+  while (ready.load() < n) std::this_thread::yield();
+  go = true;
+  for (Thread& t : threads) t.join();
+}
+
+Rig::Rig(std::string d, json config, bool real_clock) : design(std::move(d)) {
+  Clock* c = real_clock ? static_cast<Clock*>(&steady) : &clock;
+  pool = Registry::global().create(design, config, {.clock = c, .stream = &stream, .name = design});
 }
 
 Rig::~Rig() {
