@@ -155,13 +155,13 @@ LAB_CHECK("[lab01][stress][starter-fails]", "01.7 the bound holds with 6 submitt
           "taking the lock (or under a first hold, with the append under a second) lets two submitters both see "
           "room for one task") {
   constexpr int kThreads = 1, kMaxQueue = 4, kSubmitters = 6;
-  for (int round = 0; round < 10 * lab::stress_rounds(); ++round) {
+  for (int round = 0; round < 20 * lab::stress_rounds(); ++round) {
     Rig rig(pool01(), {{"threads", kThreads}, {"max_queue", kMaxQueue}});
     ScopedGate gate;
     await_idle_threads(rig, kThreads);
     std::atomic<int> accepted{0};
     lab::race(kSubmitters, [&](int) {
-      for (int i = 0; i < 3; ++i) accepted += rig.pool->submit(gate.task()).accepted();
+      for (int i = 0; i < 8; ++i) accepted += rig.pool->submit(gate.task()).accepted();
     });
     INFO("round " << round << ": accepted " << accepted.load() << " tasks, the bound allows "
                   << kMaxQueue + kThreads);

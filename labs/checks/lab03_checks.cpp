@@ -121,14 +121,26 @@ LAB_CHECK("[lab03][stress][starter-fails]", "03.5 time-outs race hand-offs: no t
           "stale") {
   for (int round = 0; round < lab::stress_rounds(); ++round) {
     Rig rig(pool03(),
-            {{"coreSize", 1}, {"maxSize", 4}, {"taskQueueCap", 0}, {"keepAliveTime", "1ms"}, {"allowCoreThreadTimeOut", false}},
+            {{"coreSize", 1}, {"maxSize", 8}, {"taskQueueCap", 0}, {"keepAliveTime", "1ms"}, {"allowCoreThreadTimeOut", false}},
             true);
     std::atomic<int> ran{0}, accepted{0};
-    lab::race(4, [&](int s) {
-      for (int i = 0; i < 120; ++i) {
+    // Waves: 8 submitters submit together (up to 8 workers), then pause about
+    // keepAliveTime, so that the workers time out together, and just as the
+    // next wave hands them tasks.
+    lab::race(8, [&](int s) {
+      for (int wave = 0; wave < 40; ++wave) {
+        accepted += rig.pool->submit([&] {
+          for (volatile int k = 0; k < 2000; k = k + 1) {
+          }
+          ran++;
+        }).accepted();
+        std::this_thread::sleep_for(std::chrono::microseconds(900 + 60 * ((s + wave) % 5)));
+      }
+      // Then a trickle: a task now and then, about keepAliveTime apart, so
+      // that hand-offs meet workers whose wait is just timing out.
+      for (int i = 0; i < 60; ++i) {
         accepted += rig.pool->submit([&] { ran++; }).accepted();
-        // Pauses about keepAliveTime long, so that workers time out just as tasks arrive.
-        if ((i + s) % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(700 + 150 * s));
+        if ((i + s) % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(700 + 150 * (s % 4)));
       }
     });
     await_condition([&] { return ran.load() == accepted.load(); }, "every accepted task ran (none lost)");

@@ -34,6 +34,12 @@ int stress_rounds();
 // Runs `body(submitter)` on `n` threads released together (a latch), joins them.
 void race(int n, const std::function<void(int)>& body);
 
+// How long a check's pool may take to shut down at the end of the check
+// (Rig's destructor) before the kit reports it stuck and ends the process
+// with kStuckExitCode.
+inline constexpr std::chrono::seconds kShutdownLimit{10};
+inline constexpr int kStuckExitCode = 86;
+
 // Waits up to kExpectLimit for the next event matching `pred`; false if none.
 bool expect_event(TraceLog& log, const TraceLog::Pred& pred);
 // Waits up to kExpectLimit until `n` events in the log match `pred`.

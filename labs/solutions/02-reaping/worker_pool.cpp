@@ -4,6 +4,10 @@
 
 #include "labs/solutions/02-reaping/rules.h"
 
+// LAB_MUTANT_* blocks: wrong variants of this solution, each built into its
+// own grader by labs/CMakeLists.txt (POOLSCOPE_LAB_MUTANTS); CI proves the
+// grader fails every one (tests/labs/mutants.py). Never defined otherwise.
+
 namespace poolscope::lab02::solution {
 
 WorkerPool::WorkerPool(int maxWorkersCount, Nanos maxIdleWorkerDuration, const TraceTarget& target)
@@ -47,8 +51,13 @@ bool WorkerPool::Serve(Task fn) {
 WorkerPool::ChanRef WorkerPool::getCh(TaskId task, Label& refusal) {
   std::lock_guard lock(lock_);
   if (!ready_.empty()) {
+#ifdef LAB_MUTANT_02_FIFO  // the worker ready longest: cold workers never expire
+    ChanRef ch = std::move(ready_.front());
+    ready_.erase(ready_.begin());
+#else
     ChanRef ch = std::move(ready_.back());  // LIFO: the most recently released
     ready_.pop_back();
+#endif
     trace_.handoff(task, ch->id, kReadyStack);
     return ch;
   }
