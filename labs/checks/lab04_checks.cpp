@@ -114,16 +114,25 @@ LAB_CHECK("[lab04][starter-fails]", "04.4 block: shutdown wakes the blocked subm
 
 LAB_CHECK("[lab04][starter-fails]", "04.5 caller-runs: a full pool runs the task in the submitting thread",
           "with on_full = caller-runs, task_post runs the task itself, after unlocking: trace.handoff to worker 0, "
-          "then trace.run(0, task)") {
+          "then trace.run(0, task), and return: a task the caller ran must not be queued as well (it would run "
+          "twice)") {
   Rig rig(pool04(), config("caller-runs"));
   ScopedGate gate;
   fill(rig, gate);
   std::thread::id ran_on;
-  SubmitResult r = rig.pool->submit([&] { ran_on = std::this_thread::get_id(); });
+  std::atomic<int> runs{0};
+  SubmitResult r = rig.pool->submit([&] {
+    ran_on = std::this_thread::get_id();
+    runs++;
+  });
   CHECK(r.accepted());
   CHECK(ran_on == std::this_thread::get_id());
   rig.log.sync();
   CHECK(rig.log.count([](const Event& e) { return e.kind == EventKind::task_started && e.worker == 0; }) == 1);
+  CHECK(rig.pool->state().queued == 0);
+  gate.open();
+  rig.pool->shutdown(ShutdownMode::graceful);
+  CHECK(runs.load() == 1);
 }
 
 LAB_CHECK("[lab04][starter-fails]",

@@ -9,7 +9,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${1:?work dir}"
 mkdir -p "$work"
-export POOLSCOPE_LAB_CACHE="$work/cache"
+export POOLSCOPE_LAB_CACHE="${POOLSCOPE_LAB_CACHE:-$work/cache}"
 cd "$root/tests/labs/students"
 "$root/scripts/lab" 01 --students correct hanging racy missing-file does-not-compile --repeat 20 \
   --csv "$work/gradebook.csv" --json "$work/results.json" | tee "$work/transcript.txt"
