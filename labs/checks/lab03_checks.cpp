@@ -55,8 +55,8 @@ LAB_CHECK("[lab03]", "03.1 a burst grows the pool past coreSize up to maxSize",
 }
 
 LAB_CHECK("[lab03][starter-fails]", "03.2 workers beyond coreSize exit after keepAliveTime idle and core workers stay",
-          "an idle worker beyond coreSize waits on its chan with a deadline (TaskChan + CondVar::wait_until on "
-          "the pool's clock, from the time it went idle); on time-out, under the pool's lock, it leaves the idle "
+          "an idle worker beyond coreSize waits on its chan with a deadline (go::select(go::recv(task, t), "
+          "go::after(clock, lastUse + keepAliveTime)) on the pool's clock, from the time it went idle); on time-out, under the pool's lock, it leaves the idle "
           "queue and exits (trace.reaped with the keep-alive rule, then trace.exited), unless the pool is down to "
           "coreSize") {
   Rig rig(pool03(), config(false));
