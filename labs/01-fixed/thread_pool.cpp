@@ -9,7 +9,7 @@ ThreadPool::ThreadPool(int threads, int max_queue, const TraceTarget& target)
   std::lock_guard lock(mtx_);
   for (int n = 0; n < threads; ++n) {
     WorkerId w = trace_.new_worker_id();
-    // nginx creates detached pthreads; poolscope::Thread keeps them joinable.
+    // C++: nginx creates detached pthreads; poolscope::Thread keeps them joinable.
     threads_.emplace_back("lab01-" + std::to_string(w), [this, w] { cycle(w); });
     alive_++;
     trace_.spawned(w, kThreadPoolInit);

@@ -22,15 +22,15 @@ void WorkerPool::Start() {
     std::lock_guard lock(lock_);
     const Time now = trace_.clock().now();
     for (int i = 0; i < maxWorkersCount_; ++i) {
-      WorkerChan& ch = all_.emplace_back(trace_.new_worker_id());
-      ch.thread = Thread("lab02s-" + std::to_string(ch.id), [this, c = &ch] { workerFunc(c); });
+      auto ch = std::make_shared<WorkerChan>(trace_.new_worker_id());
+      ch->lastUseTime = now;
+      goroutines_.go("lab02s-" + std::to_string(ch->id), [this, ch] { workerFunc(ch); });
       workersCount_++;
-      trace_.spawned(ch.id, kFixedStart);
-      ch.lastUseTime = now;
-      ready_.push_back(&ch);
+      trace_.spawned(ch->id, kFixedStart);
+      ready_.push_back(ch);
     }
   }
-  cleaner_ = Thread("lab02s-cleaner", [this] { cleaner(); });
+  goroutines_.go("lab02s-cleaner", [this] { cleaner(); });
 }
 
 void WorkerPool::cleaner() {
@@ -48,43 +48,42 @@ void WorkerPool::cleaner() {
 bool WorkerPool::Serve(Task fn) {
   Job task{trace_.submitted(), std::move(fn)};
   Label refusal = kConcurrencyLimit;
-  WorkerChan* ch = getCh(task.id, refusal);
+  ChanRef ch = getCh(task.id, refusal);
   if (!ch) {
     trace_.refused(task.id, refusal);
     return false;
   }
-  ch->send(std::move(task));
+  ch->ch.send(std::move(task));
   return true;
 }
 
-WorkerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
+WorkerPool::ChanRef WorkerPool::getCh(TaskId task, Label& refusal) {
   std::lock_guard lock(lock_);
   if (!ready_.empty()) {
     // TODO(step 3): fasthttp takes the most recently released worker (LIFO).
-    WorkerChan* ch = ready_.front();
+    ChanRef ch = std::move(ready_.front());
     ready_.erase(ready_.begin());
     trace_.handoff(task, ch->id, kReadyStack);
     return ch;
   }
   // TODO(step 2): no worker is ready. Only when workersCount_ has reached
   // maxWorkersCount_ does fasthttp return nil (Serve refuses); below it, it
-  // starts a new worker for this task: joinFinished() first (it joins the
-  // workers that ended), then a WorkerChan in all_ with a new worker id, its
-  // thread running workerFunc, workersCount_++, trace_.spawned and
-  // trace_.handoff with kNewWorker, and return it. (fasthttp starts the
-  // goroutine after unlocking; start the thread under the lock here, so that
-  // Stop and join see every worker.) A goroutine always starts; a thread may
-  // not: if Thread's constructor throws std::system_error, take the
-  // WorkerChan out of all_ again and refuse: refusal =
-  // rules::thread_create_failed(), return nullptr.
+  // starts a new worker for this task: a WorkerChan (std::make_shared) with a
+  // new worker id, goroutines_.go(name, [this, ch] { workerFunc(ch); }),
+  // workersCount_++, trace_.spawned and trace_.handoff with kNewWorker, and
+  // return it. (fasthttp starts the goroutine after unlocking; start the
+  // thread under the lock here, so that Stop and join see every worker.)
+  // C++: a goroutine always starts; a thread may not: if go() throws
+  // std::system_error, refuse: refusal = rules::thread_create_failed(),
+  // return nullptr.
   (void)refusal;
   return nullptr;
 }
 
-void WorkerPool::workerFunc(WorkerChan* ch) {
+void WorkerPool::workerFunc(const ChanRef& ch) {
   Label why = kStop;
   for (;;) {
-    Job task = ch->receive();
+    Job task = ch->ch.recv();
     if (!task) {  // nil: the cleaner or Stop
       why = ch->stopped_by;
       break;
@@ -95,10 +94,9 @@ void WorkerPool::workerFunc(WorkerChan* ch) {
   std::lock_guard lock(lock_);
   workersCount_--;
   trace_.exited(ch->id, why);
-  finished_.push_back(ch);
 }
 
-bool WorkerPool::release(WorkerChan* ch) {
+bool WorkerPool::release(const ChanRef& ch) {
   ch->lastUseTime = trace_.clock().now();  // before the lock, as fasthttp does
   std::lock_guard lock(lock_);
   if (mustStop_) return false;
@@ -113,14 +111,14 @@ bool WorkerPool::release(WorkerChan* ch) {
 // lock (trace_.reaped for each, with kCleanerPass, and set stopped_by), then
 // send each a nil outside the lock.
 void WorkerPool::clean() {
-  std::vector<WorkerChan*> scratch;
+  std::vector<ChanRef> scratch;
   std::int64_t lookedAt = 0;
   {
     std::lock_guard lock(lock_);
     lookedAt = static_cast<std::int64_t>(ready_.size());
   }
   trace_.cleaner_pass(kCleanerPass, lookedAt, static_cast<std::int32_t>(scratch.size()));
-  for (WorkerChan* ch : scratch) ch->send({});
+  for (const ChanRef& ch : scratch) ch->ch.send({});
 }
 
 void WorkerPool::Stop() {
@@ -128,32 +126,17 @@ void WorkerPool::Stop() {
   if (stopped_) return;
   stopped_ = true;
   stopCh_.notify_all();
-  for (WorkerChan* ch : ready_) {
+  for (const ChanRef& ch : ready_) {
     ch->stopped_by = kStop;
-    ch->send({});
+    ch->ch.send({});
   }
   ready_.clear();
   mustStop_ = true;
 }
 
-void WorkerPool::join() {
-  std::lock_guard one(joining_);
-  cleaner_.join();
-  // After Stop the adapter serves nothing (fasthttp's Serve would still start
-  // workers), so all_ holds still; a worker that ends
-  // touches only finished_ (under the lock) after it left all_ be.
-  for (WorkerChan& ch : all_) ch.thread.join();
-  std::lock_guard lock(lock_);
-  finished_.clear();
-}
-
-void WorkerPool::joinFinished() {
-  for (WorkerChan* ch : finished_) {
-    ch->thread.join();
-    all_.remove_if([ch](const WorkerChan& c) { return &c == ch; });
-  }
-  finished_.clear();
-}
+// C++: after Stop the adapter serves nothing (fasthttp's Serve would still
+// start workers), so the group gets no new thread while it is waited for.
+void WorkerPool::join() { goroutines_.wait(); }
 
 int WorkerPool::workers_count() const {
   std::lock_guard lock(lock_);

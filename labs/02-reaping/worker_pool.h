@@ -11,11 +11,12 @@
 // Read docs/labs/02-reaping.md, then `scripts/lab 02`.
 #pragma once
 
-#include <list>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "labs/02-reaping/worker_chan.h"
+#include "pools/core/go/thread_group.h"
 #include "pools/core/pool_trace.h"
 
 namespace poolscope::lab02 {
@@ -40,12 +41,14 @@ class WorkerPool {
   const PoolTrace& trace() const { return trace_; }
 
  private:
-  WorkerChan* getCh(TaskId task, Label& refusal);  // null: refused, and why
-  bool release(WorkerChan* ch);
+  // A WorkerChan is shared: the pool holds it while it is ready or being
+  // sent to, its worker until it exits (C++: Go's garbage collector did this).
+  using ChanRef = std::shared_ptr<WorkerChan>;
+  ChanRef getCh(TaskId task, Label& refusal);  // null: refused, and why
+  bool release(const ChanRef& ch);
   void clean();
-  void cleaner();                   // Start's goroutine: clean, sleep MaxIdleWorkerDuration, repeat
-  void workerFunc(WorkerChan* ch);  // the worker goroutine
-  void joinFinished();              // C++: joins the threads of workers that ended (lock held)
+  void cleaner();                 // Start's goroutine: clean, sleep MaxIdleWorkerDuration, repeat
+  void workerFunc(const ChanRef& ch);  // the worker goroutine
 
   PoolTrace trace_;
   const int maxWorkersCount_;
@@ -53,13 +56,10 @@ class WorkerPool {
   mutable std::mutex lock_;
   int workersCount_ = 0;
   bool mustStop_ = false;
-  std::vector<WorkerChan*> ready_;  // released workers, in release order
-  std::list<WorkerChan> all_;       // C++: owns every live worker's chan and thread
-  std::vector<WorkerChan*> finished_;
-  bool stopped_ = false;  // the cleaner's stopCh
+  std::vector<ChanRef> ready_;  // released workers, in release order
+  bool stopped_ = false;        // the cleaner's stopCh
   CondVar stopCh_;
-  Thread cleaner_;
-  std::mutex joining_;
+  go::ThreadGroup goroutines_;  // the cleaner and every worker (`go f()`)
 };
 
 }  // namespace poolscope::lab02

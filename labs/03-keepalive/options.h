@@ -35,10 +35,12 @@ struct Options {
   // wait (0: no limit).
   bool isBlocking = false;
   int blockMaxNum = 0;
-  // Lab 03. TODO(step 2): a worker beyond coreSize that stays idle this long
+  // lab 03 {
+  // TODO(step 2): a worker beyond coreSize that stays idle this long
   // exits. TODO(step 3): with allowCoreThreadTimeOut, core workers too.
   Nanos keepAliveTime = std::chrono::seconds(10);
   bool allowCoreThreadTimeOut = false;
+  // } lab 03
   // logger: left out; the trace is the log.
 };
 

@@ -189,11 +189,8 @@ int Pool::close_now() {
   return static_cast<int>(dropped.size());
 }
 
-void Pool::join() {
-  std::lock_guard one(joining_);  // a thread is joined once
-  // After close() no worker is added, so all_ holds still.
-  for (Worker& w : all_) w.thread_.join();
-}
+// C++: after close() no worker is started, so the group holds still.
+void Pool::join() { goroutines_.wait(); }
 
 int Pool::idle_size() const {
   std::lock_guard lock(lock_);

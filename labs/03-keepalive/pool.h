@@ -27,6 +27,7 @@
 #include "labs/03-keepalive/task_queue.h"
 #include "labs/03-keepalive/worker.h"
 #include "labs/03-keepalive/workers.h"
+#include "pools/core/go/thread_group.h"
 
 namespace poolscope::lab03 {
 
@@ -66,7 +67,7 @@ class Pool {
   int running_size() const { return runningSize_.load(); }  // workers alive
   int max_size() const { return maxSize_; }
   int core_size() const { return coreSize_; }
-  // C++ additions, for the Pool adapter's state().
+  // C++: for the Pool adapter's state().
   int idle_size() const;
   int queue_size() const;
   int block_size() const;
@@ -105,8 +106,8 @@ class Pool {
   int blockSize_ = 0;  // submitters waiting in blockWait
   const Options opts_;
   PoolTrace trace_;
-  std::list<Worker> all_;  // C++: every worker, so join() can join its thread
-  std::mutex joining_;
+  std::list<Worker> all_;       // C++: owns every Worker (Go's garbage collector did)
+  go::ThreadGroup goroutines_;  // every worker's thread (`go func()`); join() waits for them
 };
 
 }  // namespace poolscope::lab03

@@ -5,12 +5,12 @@
 namespace poolscope::lab03 {
 
 void Worker::run() {
-  thread_ = Thread("lab03-" + std::to_string(id), [this] { loop(); });
+  p.goroutines_.go("lab03-" + std::to_string(id), [this] { loop(); });
 }
 
 void Worker::loop() {
   while (status != kStopped) {
-    Job t = task.receive();  // idle: blocked on its chan
+    Job t = task.recv();  // idle: blocked on its chan
     if (!t) break;           // nil: the pool closed
     do {
       if (std::exception_ptr panic = p.trace_.run(id, t)) p.handlePanic(panic);

@@ -6,61 +6,32 @@
 #pragma once
 
 #include <atomic>
-#include <mutex>
 
 #include "pools/core/clock.h"
+#include "pools/core/go/chan.h"
 #include "pools/core/task.h"
-#include "pools/core/thread.h"
 
 namespace poolscope::lab03 {
 
 class Pool;
-
-// Go's `chan func()`, as a one-slot mailbox (mutex + condition). Only an
-// idle worker is sent a task, so its slot is always free and send never
-// waits. A nil task tells the worker to stop.
-class TaskChan {
- public:
-  void send(Job task) {
-    {
-      std::lock_guard g(m_);
-      slot_ = std::move(task);
-      full_ = true;
-    }
-    cv_.notify_one();
-  }
-  Job receive() {
-    std::unique_lock g(m_);
-    cv_.wait(g, [&] { return full_; });
-    full_ = false;
-    return std::move(slot_);
-  }
-
- private:
-  std::mutex m_;
-  CondVar cv_;
-  Job slot_;
-  bool full_ = false;
-};
 
 class Worker {
  public:
   enum Status : int { kRunning, kStopped };
 
   Worker(Pool& p, WorkerId id) : p(p), id(id) {}
-  // Go: `go func() { ... }()`: starts the worker's goroutine, a thread here.
+  // Go: `go func() { ... }()`: starts the worker's goroutine (Pool::goroutines_).
   // Throws std::system_error if the OS refuses.
   void run();
 
   Pool& p;
-  TaskChan task;
+  go::Chan<Job> task{1};  // Go: `task chan func()` of capacity 1; a nil task: stop
   std::atomic<int> status{kRunning};
   const WorkerId id;
 
  private:
   void loop();     // the goroutine
   Job getTask();   // the next queued task; or back to idle (or stopped) and nil
-  Thread thread_;  // C++: joined by Pool::join (goroutines need no joining)
   friend class Pool;
 };
 

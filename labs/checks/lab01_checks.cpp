@@ -144,3 +144,27 @@ LAB_CHECK("[lab01][starter-fails]", "01.6 shutdown now drops the waiting tasks a
   CHECK(rig.log.count(is_kind(EventKind::task_dropped)) == waiting);
   CHECK(lab::show(rig.pool->state()) == lab::show(Counters{}));
 }
+
+// A stress check: several submitters race to fill the queue (real threads,
+// on purpose), round after round. With the thread gated on its first task,
+// a correct pool accepts exactly max_queue + threads tasks however the
+// submitters interleave; a bound tested outside the lock, or tested under one
+// lock and the task added under another, lets a few more through.
+LAB_CHECK("[lab01][stress][starter-fails]", "01.7 the bound holds with 6 submitters racing",
+          "test `waiting >= max_queue` and append the task under ONE hold of the pool's lock: a test made before "
+          "taking the lock (or under a first hold, with the append under a second) lets two submitters both see "
+          "room for one task") {
+  constexpr int kThreads = 1, kMaxQueue = 4, kSubmitters = 6;
+  for (int round = 0; round < 20 * lab::stress_rounds(); ++round) {
+    Rig rig(pool01(), {{"threads", kThreads}, {"max_queue", kMaxQueue}});
+    ScopedGate gate;
+    await_idle_threads(rig, kThreads);
+    std::atomic<int> accepted{0};
+    lab::race(kSubmitters, [&](int) {
+      for (int i = 0; i < 8; ++i) accepted += rig.pool->submit(gate.task()).accepted();
+    });
+    INFO("round " << round << ": accepted " << accepted.load() << " tasks, the bound allows "
+                  << kMaxQueue + kThreads);
+    REQUIRE(accepted.load() == kMaxQueue + kThreads);
+  }
+}

@@ -55,8 +55,8 @@ LAB_CHECK("[lab03]", "03.1 a burst grows the pool past coreSize up to maxSize",
 }
 
 LAB_CHECK("[lab03][starter-fails]", "03.2 workers beyond coreSize exit after keepAliveTime idle and core workers stay",
-          "an idle worker beyond coreSize waits on its chan with a deadline (TaskChan + CondVar::wait_until on "
-          "the pool's clock, from the time it went idle); on time-out, under the pool's lock, it leaves the idle "
+          "an idle worker beyond coreSize waits on its chan with a deadline (go::select(go::recv(task, t), "
+          "go::after(clock, lastUse + keepAliveTime)) on the pool's clock, from the time it went idle); on time-out, under the pool's lock, it leaves the idle "
           "queue and exits (trace.reaped with the keep-alive rule, then trace.exited), unless the pool is down to "
           "coreSize") {
   Rig rig(pool03(), config(false));
@@ -108,4 +108,52 @@ LAB_CHECK("[lab03]", "03.4 an idle worker that gets a task before its keepAliveT
   await_condition([&] { return ran.load(); }, "the task ran");
   rig.settle();
   CHECK(rig.pool->state().workers == 4);
+}
+
+// A stress check, on the real clock: submitters race with workers whose
+// keep-alive (1 ms) runs out all the time, round after round. Every accepted
+// task must run, and no worker may leave while that takes the pool below
+// coreSize.
+LAB_CHECK("[lab03][stress][starter-fails]", "03.5 time-outs race hand-offs: no task is lost and the pool stays at core",
+          "after the select times out, take the pool's lock and re-check BOTH under it: that you are still in the "
+          "idle queue (a submitter may have taken you and sent a task: receive it, do not exit) and that the pool "
+          "is still above coreSize (another worker may have timed out first); a check made before the lock is "
+          "stale") {
+  for (int round = 0; round < lab::stress_rounds(); ++round) {
+    Rig rig(pool03(),
+            {{"coreSize", 1}, {"maxSize", 8}, {"taskQueueCap", 0}, {"keepAliveTime", "1ms"}, {"allowCoreThreadTimeOut", false}},
+            true);
+    std::atomic<int> ran{0}, accepted{0};
+    // Waves: 8 submitters submit together (up to 8 workers), then pause about
+    // keepAliveTime, so that the workers time out together, and just as the
+    // next wave hands them tasks.
+    lab::race(8, [&](int s) {
+      for (int wave = 0; wave < 40; ++wave) {
+        accepted += rig.pool->submit([&] {
+          for (volatile int k = 0; k < 2000; k = k + 1) {
+          }
+          ran++;
+        }).accepted();
+        std::this_thread::sleep_for(std::chrono::microseconds(900 + 60 * ((s + wave) % 5)));
+      }
+      // Then a trickle: a task now and then, about keepAliveTime apart, so
+      // that hand-offs meet workers whose wait is just timing out.
+      for (int i = 0; i < 60; ++i) {
+        accepted += rig.pool->submit([&] { ran++; }).accepted();
+        if ((i + s) % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(700 + 150 * (s % 4)));
+      }
+    });
+    await_condition([&] { return ran.load() == accepted.load(); }, "every accepted task ran (none lost)");
+    rig.log.sync();
+    int reaped = 0, below_core = 0;
+    for (const Event& e : rig.log.events()) {
+      if (e.kind == EventKind::worker_exited && label_code(e.rule) == "keep-alive") {
+        reaped++;
+        below_core += e.counters.workers < 1;  // the counters after the exit
+      }
+    }
+    INFO("round " << round << ": " << reaped << " keep-alive exits, " << below_core << " of them left the pool below coreSize");
+    CHECK(reaped > 0);
+    REQUIRE(below_core == 0);
+  }
 }

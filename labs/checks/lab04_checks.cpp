@@ -114,16 +114,25 @@ LAB_CHECK("[lab04][starter-fails]", "04.4 block: shutdown wakes the blocked subm
 
 LAB_CHECK("[lab04][starter-fails]", "04.5 caller-runs: a full pool runs the task in the submitting thread",
           "with on_full = caller-runs, task_post runs the task itself, after unlocking: trace.handoff to worker 0, "
-          "then trace.run(0, task)") {
+          "then trace.run(0, task), and return: a task the caller ran must not be queued as well (it would run "
+          "twice)") {
   Rig rig(pool04(), config("caller-runs"));
   ScopedGate gate;
   fill(rig, gate);
   std::thread::id ran_on;
-  SubmitResult r = rig.pool->submit([&] { ran_on = std::this_thread::get_id(); });
+  std::atomic<int> runs{0};
+  SubmitResult r = rig.pool->submit([&] {
+    ran_on = std::this_thread::get_id();
+    runs++;
+  });
   CHECK(r.accepted());
   CHECK(ran_on == std::this_thread::get_id());
   rig.log.sync();
   CHECK(rig.log.count([](const Event& e) { return e.kind == EventKind::task_started && e.worker == 0; }) == 1);
+  CHECK(rig.pool->state().queued == 0);
+  gate.open();
+  rig.pool->shutdown(ShutdownMode::graceful);
+  CHECK(runs.load() == 1);
 }
 
 LAB_CHECK("[lab04][starter-fails]",
@@ -168,4 +177,52 @@ LAB_CHECK("[lab04][starter-fails]", "04.7 nested submit: under caller-runs the s
               .accepted());
   await_condition([&] { return parent_done.load(); }, "the parent task ends");
   CHECK(child_ran);
+}
+
+// Stress checks: several submitters race (real threads, on purpose), round
+// after round; see 01.7.
+LAB_CHECK("[lab04][stress]", "04.8 refuse: the bound holds with 6 submitters racing",
+          "test the queue's bound and append under ONE hold of the pool's lock (a test made before the lock lets "
+          "two submitters both see room for one task)") {
+  for (int round = 0; round < 10 * lab::stress_rounds(); ++round) {
+    Rig rig(pool04(), {{"threads", 1}, {"max_queue", 4}, {"on_full", "refuse"}, {"max_blocking_tasks", 0}});
+    ScopedGate gate;
+    await_event(rig.log, is_kind(EventKind::worker_idle), "the thread waits for work");
+    std::atomic<int> accepted{0};
+    lab::race(6, [&](int) {
+      for (int i = 0; i < 3; ++i) accepted += rig.pool->submit(gate.task()).accepted();
+    });
+    INFO("round " << round << ": accepted " << accepted.load() << ", the bound allows 5");
+    REQUIRE(accepted.load() == 5);
+  }
+}
+
+LAB_CHECK("[lab04][stress][starter-fails]", "04.9 block: with 6 submitters racing the queue never outgrows its bound",
+          "a submitter woken from its wait must test the bound again before it appends: wait in a loop (`while`, or "
+          "the predicate form of wait), not `if`, since another submitter may have taken the room first; and test "
+          "the bound under the same hold of the lock as the append") {
+  constexpr int kThreads = 2, kMaxQueue = 2;
+  for (int round = 0; round < 2 * lab::stress_rounds(); ++round) {
+    Rig rig(pool04(), {{"threads", kThreads}, {"max_queue", kMaxQueue}, {"on_full", "block"}, {"max_blocking_tasks", 0}});
+    std::atomic<int> ran{0}, accepted{0};
+    lab::race(6, [&](int) {
+      for (int i = 0; i < 150; ++i) {
+        accepted += rig.pool->submit([&] {
+          for (volatile int k = 0; k < 200; k = k + 1) {
+          }
+          ran++;
+        }).accepted();
+      }
+    });
+    rig.pool->shutdown(ShutdownMode::graceful);
+    rig.log.sync();
+    std::int64_t deepest = 0;
+    for (const Event& e : rig.log.events())
+      if (e.kind == EventKind::task_queued) deepest = std::max(deepest, e.arg);
+    INFO("round " << round << ": the queue held up to " << deepest << " tasks; the bound allows "
+                  << kMaxQueue + kThreads);
+    CHECK(deepest <= kMaxQueue + kThreads);
+    CHECK(ran.load() == accepted.load());
+    REQUIRE(accepted.load() == 6 * 150);
+  }
 }

@@ -10,6 +10,7 @@
 // a name starting "labNN-" (the student's copy, in a starter's own binary).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -23,6 +24,21 @@ namespace poolscope::lab {
 // after a clock advance, a timed wait): long enough for a loaded machine
 // under a sanitizer, short enough that a starter fails its checks quickly.
 inline constexpr std::chrono::seconds kExpectLimit{5};
+
+// How many rounds a stress check ([stress]: several submitter threads on the
+// real clock, racing on purpose) runs: $POOLSCOPE_LAB_REPEAT, default 3
+// (`scripts/lab NN --repeat N`, `--stress`). Each round is bounded in time
+// and never fails a correct pool; more rounds make a race likelier to show.
+int stress_rounds();
+
+// Runs `body(submitter)` on `n` threads released together (a latch), joins them.
+void race(int n, const std::function<void(int)>& body);
+
+// How long a check's pool may take to shut down at the end of the check
+// (Rig's destructor) before the kit reports it stuck and ends the process
+// with kStuckExitCode.
+inline constexpr std::chrono::seconds kShutdownLimit{10};
+inline constexpr int kStuckExitCode = 86;
 
 // Waits up to kExpectLimit for the next event matching `pred`; false if none.
 bool expect_event(TraceLog& log, const TraceLog::Pred& pred);
@@ -42,7 +58,9 @@ std::string pool_under_test(std::string_view lab, std::string_view solution);
 
 // A pool under test on a manual clock, with its trace drained into a log.
 struct Rig {
-  explicit Rig(std::string design, json config = json::object());
+  // On the manual clock `clock`, or (real_clock) on `steady`, the real one,
+  // for the stress checks.
+  explicit Rig(std::string design, json config = json::object(), bool real_clock = false);
   ~Rig();
   PoolId id() const { return pool->trace().id(); }
   // Submits a no-op task and says whether the pool answered `closed`: how a
@@ -55,6 +73,7 @@ struct Rig {
 
   std::string design;
   ManualClock clock;
+  SteadyClock steady;
   TraceStream stream{std::size_t{1} << 16};
   TraceLog log{stream};
   std::unique_ptr<Pool> pool;

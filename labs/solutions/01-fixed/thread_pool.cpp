@@ -2,6 +2,10 @@
 
 #include "labs/solutions/01-fixed/rules.h"
 
+// LAB_MUTANT_* blocks: wrong variants of this solution, each built into its
+// own grader by labs/CMakeLists.txt (POOLSCOPE_LAB_MUTANTS); CI proves the
+// grader fails every one (tests/labs/mutants.py). Never defined otherwise.
+
 namespace poolscope::lab01::solution {
 
 ThreadPool::ThreadPool(int threads, int max_queue, const TraceTarget& target)
@@ -9,7 +13,7 @@ ThreadPool::ThreadPool(int threads, int max_queue, const TraceTarget& target)
   std::lock_guard lock(mtx_);
   for (int n = 0; n < threads; ++n) {
     WorkerId w = trace_.new_worker_id();
-    // nginx creates detached pthreads; poolscope::Thread keeps them joinable.
+    // C++: nginx creates detached pthreads; poolscope::Thread keeps them joinable.
     threads_.emplace_back("lab01-" + std::to_string(w), [this, w] { cycle(w); });
     alive_++;
     trace_.spawned(w, kThreadPoolInit);
@@ -20,12 +24,28 @@ ThreadPool::~ThreadPool() { destroy(); }
 
 Status ThreadPool::task_post(Task fn) {
   Job task{trace_.submitted(), std::move(fn)};
+#if defined(LAB_MUTANT_01_BOUND_BEFORE_LOCK)  // the bound read before taking the lock
+  const bool full = waiting_ >= max_queue_;
+  std::lock_guard lock(mtx_);
+  if (full) {
+#elif defined(LAB_MUTANT_01_TWO_LOCKS)  // tested under one hold of the lock, appended under another
+  bool full;
+  {
+    std::lock_guard first(mtx_);
+    full = waiting_ >= max_queue_;
+  }
+  std::lock_guard lock(mtx_);
+  if (full) {
+#else
   std::lock_guard lock(mtx_);
   if (waiting_ >= max_queue_) {
+#endif
     trace_.refused(task.id, kQueueOverflow);
     return kQueueOverflow;
   }
+#ifndef LAB_MUTANT_01_LOST_WAKEUP  // no signal: a task waits while a thread sleeps
   cond_.notify_one();  // nginx signals before appending: the lock is held either way
+#endif
   queue_.push_back(std::move(task));
   trace_.queued(queue_.back().id, kTaskQueue, static_cast<std::int64_t>(queue_.size()));
   waiting_++;
@@ -58,7 +78,11 @@ void ThreadPool::destroy() {
     // nginx posts the exit tasks one at a time and waits for each. They
     // bypass max_queue here: nginx gives up on a full queue, leaking threads.
     std::lock_guard lock(mtx_);
+#ifdef LAB_MUTANT_01_EXIT_ONE_SHORT  // one exit task too few: a thread never exits
+    for (std::size_t n = 1; n < threads_.size(); ++n) {
+#else
     for (std::size_t n = 0; n < threads_.size(); ++n) {
+#endif
       queue_.push_back(Job{});
       waiting_++;
     }

@@ -4,6 +4,10 @@
 
 #include "labs/solutions/02-reaping/rules.h"
 
+// LAB_MUTANT_* blocks: wrong variants of this solution, each built into its
+// own grader by labs/CMakeLists.txt (POOLSCOPE_LAB_MUTANTS); CI proves the
+// grader fails every one (tests/labs/mutants.py). Never defined otherwise.
+
 namespace poolscope::lab02::solution {
 
 WorkerPool::WorkerPool(int maxWorkersCount, Nanos maxIdleWorkerDuration, const TraceTarget& target)
@@ -17,7 +21,7 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::Start() {
-  cleaner_ = Thread("lab02-cleaner", [this] { cleaner(); });
+  goroutines_.go("lab02-cleaner", [this] { cleaner(); });
 }
 
 void WorkerPool::cleaner() {
@@ -35,45 +39,48 @@ void WorkerPool::cleaner() {
 bool WorkerPool::Serve(Task fn) {
   Job task{trace_.submitted(), std::move(fn)};
   Label refusal = kConcurrencyLimit;
-  WorkerChan* ch = getCh(task.id, refusal);
+  ChanRef ch = getCh(task.id, refusal);
   if (!ch) {
     trace_.refused(task.id, refusal);
     return false;
   }
-  ch->send(std::move(task));
+  ch->ch.send(std::move(task));
   return true;
 }
 
-WorkerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
+WorkerPool::ChanRef WorkerPool::getCh(TaskId task, Label& refusal) {
   std::lock_guard lock(lock_);
   if (!ready_.empty()) {
-    WorkerChan* ch = ready_.back();  // LIFO: the most recently released
+#ifdef LAB_MUTANT_02_FIFO  // the worker ready longest: cold workers never expire
+    ChanRef ch = std::move(ready_.front());
+    ready_.erase(ready_.begin());
+#else
+    ChanRef ch = std::move(ready_.back());  // LIFO: the most recently released
     ready_.pop_back();
+#endif
     trace_.handoff(task, ch->id, kReadyStack);
     return ch;
   }
   if (workersCount_ >= maxWorkersCount_) return nullptr;
-  // fasthttp starts the goroutine after unlocking; the thread is started
-  // under the lock here so that Stop and join see every worker.
-  joinFinished();
-  WorkerChan& ch = all_.emplace_back(trace_.new_worker_id());
+  // C++: fasthttp starts the goroutine after unlocking; the thread is
+  // started under the lock here so that Stop and join see every worker.
+  auto ch = std::make_shared<WorkerChan>(trace_.new_worker_id());
   try {
-    ch.thread = Thread("lab02-" + std::to_string(ch.id), [this, c = &ch] { workerFunc(c); });
-  } catch (const std::system_error&) {  // a goroutine always starts; a thread may not
-    all_.pop_back();
+    goroutines_.go("lab02-" + std::to_string(ch->id), [this, ch] { workerFunc(ch); });
+  } catch (const std::system_error&) {  // C++: a goroutine always starts; a thread may not
     refusal = rules::thread_create_failed();
     return nullptr;
   }
   workersCount_++;
-  trace_.spawned(ch.id, kNewWorker);
-  trace_.handoff(task, ch.id, kNewWorker);
-  return &ch;
+  trace_.spawned(ch->id, kNewWorker);
+  trace_.handoff(task, ch->id, kNewWorker);
+  return ch;
 }
 
-void WorkerPool::workerFunc(WorkerChan* ch) {
+void WorkerPool::workerFunc(const ChanRef& ch) {
   Label why = kStop;
   for (;;) {
-    Job task = ch->receive();
+    Job task = ch->ch.recv();
     if (!task) {  // nil: the cleaner or Stop
       why = ch->stopped_by;
       break;
@@ -84,10 +91,9 @@ void WorkerPool::workerFunc(WorkerChan* ch) {
   std::lock_guard lock(lock_);
   workersCount_--;
   trace_.exited(ch->id, why);
-  finished_.push_back(ch);
 }
 
-bool WorkerPool::release(WorkerChan* ch) {
+bool WorkerPool::release(const ChanRef& ch) {
   ch->lastUseTime = trace_.clock().now();  // before the lock, as fasthttp does
   std::lock_guard lock(lock_);
   if (mustStop_) return false;
@@ -103,7 +109,7 @@ bool WorkerPool::release(WorkerChan* ch) {
 void WorkerPool::clean() {
   Time now = trace_.clock().now();
   Time criticalTime = now - maxIdleWorkerDuration_;
-  std::vector<WorkerChan*> scratch;
+  std::vector<ChanRef> scratch;
   std::int64_t lookedAt = 0;
   {
     std::lock_guard lock(lock_);
@@ -122,14 +128,14 @@ void WorkerPool::clean() {
     if (i >= 0) {
       scratch.assign(ready_.begin(), ready_.begin() + i + 1);
       ready_.erase(ready_.begin(), ready_.begin() + i + 1);
-      for (WorkerChan* ch : scratch) {
+      for (const ChanRef& ch : scratch) {
         ch->stopped_by = kCleanerPass;
         trace_.reaped(ch->id, kCleanerPass, now - ch->lastUseTime);
       }
     }
   }
   trace_.cleaner_pass(kCleanerPass, lookedAt, static_cast<std::int32_t>(scratch.size()));
-  for (WorkerChan* ch : scratch) ch->send({});
+  for (const ChanRef& ch : scratch) ch->ch.send({});
 }
 
 void WorkerPool::Stop() {
@@ -137,32 +143,17 @@ void WorkerPool::Stop() {
   if (stopped_) return;
   stopped_ = true;
   stopCh_.notify_all();
-  for (WorkerChan* ch : ready_) {
+  for (const ChanRef& ch : ready_) {
     ch->stopped_by = kStop;
-    ch->send({});
+    ch->ch.send({});
   }
   ready_.clear();
   mustStop_ = true;
 }
 
-void WorkerPool::join() {
-  std::lock_guard one(joining_);
-  cleaner_.join();
-  // After Stop the adapter serves nothing (fasthttp's Serve would still start
-  // workers), so all_ holds still; a worker that ends
-  // touches only finished_ (under the lock) after it left all_ be.
-  for (WorkerChan& ch : all_) ch.thread.join();
-  std::lock_guard lock(lock_);
-  finished_.clear();
-}
-
-void WorkerPool::joinFinished() {
-  for (WorkerChan* ch : finished_) {
-    ch->thread.join();
-    all_.remove_if([ch](const WorkerChan& c) { return &c == ch; });
-  }
-  finished_.clear();
-}
+// C++: after Stop the adapter serves nothing (fasthttp's Serve would still
+// start workers), so the group gets no new thread while it is waited for.
+void WorkerPool::join() { goroutines_.wait(); }
 
 int WorkerPool::workers_count() const {
   std::lock_guard lock(lock_);

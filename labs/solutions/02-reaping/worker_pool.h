@@ -8,11 +8,12 @@
 // reusing the same few workers and the cold ones at the bottom expire.
 #pragma once
 
-#include <list>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "labs/solutions/02-reaping/worker_chan.h"
+#include "pools/core/go/thread_group.h"
 #include "pools/core/pool_trace.h"
 
 namespace poolscope::lab02::solution {
@@ -37,12 +38,14 @@ class WorkerPool {
   const PoolTrace& trace() const { return trace_; }
 
  private:
-  WorkerChan* getCh(TaskId task, Label& refusal);  // null: refused, and why
-  bool release(WorkerChan* ch);
+  // A WorkerChan is shared: the pool holds it while it is ready or being
+  // sent to, its worker until it exits (C++: Go's garbage collector did this).
+  using ChanRef = std::shared_ptr<WorkerChan>;
+  ChanRef getCh(TaskId task, Label& refusal);  // null: refused, and why
+  bool release(const ChanRef& ch);
   void clean();
-  void cleaner();                   // Start's goroutine: clean, sleep MaxIdleWorkerDuration, repeat
-  void workerFunc(WorkerChan* ch);  // the worker goroutine
-  void joinFinished();              // C++: joins the threads of workers that ended (lock held)
+  void cleaner();                 // Start's goroutine: clean, sleep MaxIdleWorkerDuration, repeat
+  void workerFunc(const ChanRef& ch);  // the worker goroutine
 
   PoolTrace trace_;
   const int maxWorkersCount_;
@@ -50,13 +53,10 @@ class WorkerPool {
   mutable std::mutex lock_;
   int workersCount_ = 0;
   bool mustStop_ = false;
-  std::vector<WorkerChan*> ready_;  // oldest lastUseTime first
-  std::list<WorkerChan> all_;       // C++: owns every live worker's chan and thread
-  std::vector<WorkerChan*> finished_;
-  bool stopped_ = false;  // the cleaner's stopCh
+  std::vector<ChanRef> ready_;  // oldest lastUseTime first
+  bool stopped_ = false;        // the cleaner's stopCh
   CondVar stopCh_;
-  Thread cleaner_;
-  std::mutex joining_;
+  go::ThreadGroup goroutines_;  // the cleaner and every worker (`go f()`)
 };
 
 }  // namespace poolscope::lab02::solution

@@ -87,7 +87,7 @@ bool Pool::getWorker(IsFull isFull, Job& task, Label why) {
 
 // Starts a worker (with the lock held); nullptr if the OS refuses a thread.
 Worker* Pool::newWorker(Label why) {
-  joinExited();
+  freeExited();
   Worker& w = all_.emplace_back(*this, trace_.new_worker_id());
   try {
     w.run();
@@ -100,13 +100,11 @@ Worker* Pool::newWorker(Label why) {
   return &w;
 }
 
-// C++: joins the threads of workers that timed out (with the lock held; they
-// need it no more), so all_ holds only live workers.
-void Pool::joinExited() {
-  for (Worker* w : exited_) {
-    w->thread_.join();
-    all_.remove_if([w](const Worker& x) { return &x == w; });
-  }
+// C++: frees the Workers that timed out (with the lock held; their threads
+// touch them no more, and goroutines_ joins those threads), so all_ holds
+// only live workers.
+void Pool::freeExited() {
+  for (Worker* w : exited_) all_.remove_if([w](const Worker& x) { return &x == w; });
   exited_.clear();
 }
 
@@ -200,13 +198,8 @@ int Pool::close_now() {
   return static_cast<int>(dropped.size());
 }
 
-void Pool::join() {
-  std::lock_guard one(joining_);  // a thread is joined once
-  // After close() no worker is added, so all_ holds still.
-  for (Worker& w : all_) w.thread_.join();
-  std::lock_guard lock(lock_);
-  exited_.clear();
-}
+// C++: after close() no worker is started, so the group holds still.
+void Pool::join() { goroutines_.wait(); }
 
 int Pool::idle_size() const {
   std::lock_guard lock(lock_);

@@ -31,6 +31,7 @@
 #include "labs/solutions/03-keepalive/task_queue.h"
 #include "labs/solutions/03-keepalive/worker.h"
 #include "labs/solutions/03-keepalive/workers.h"
+#include "pools/core/go/thread_group.h"
 
 namespace poolscope::lab03::solution {
 
@@ -70,7 +71,7 @@ class Pool {
   int running_size() const { return runningSize_.load(); }  // workers alive
   int max_size() const { return maxSize_; }
   int core_size() const { return coreSize_; }
-  // C++ additions, for the Pool adapter's state().
+  // C++: for the Pool adapter's state().
   int idle_size() const;
   int queue_size() const;
   int block_size() const;
@@ -88,7 +89,7 @@ class Pool {
   void incrRunning(int i) { runningSize_ += i; }
   void setStatus(int status) { status_ = status; }
   Worker* newWorker(Label why);
-  void joinExited();
+  void freeExited();
   bool getWorker(IsFull isFull, Job& task, Label why);
   void addWorker(Worker* w);
   bool enTaskQueue(Job& task);
@@ -110,9 +111,9 @@ class Pool {
   int blockSize_ = 0;  // submitters waiting in blockWait
   const Options opts_;
   PoolTrace trace_;
-  std::list<Worker> all_;        // C++: every worker, so join() can join its thread
-  std::vector<Worker*> exited_;  // workers whose thread has ended, not yet joined
-  std::mutex joining_;
+  std::list<Worker> all_;        // C++: owns every Worker (Go's garbage collector did)
+  std::vector<Worker*> exited_;  // workers that timed out and ended: newWorker frees them
+  go::ThreadGroup goroutines_;   // every worker's thread (`go func()`); join() waits for them
 };
 
 }  // namespace poolscope::lab03::solution

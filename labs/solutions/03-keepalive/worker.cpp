@@ -1,12 +1,17 @@
 #include "labs/solutions/03-keepalive/worker.h"
 
 #include "labs/solutions/03-keepalive/pool.h"
+#include "pools/core/go/select.h"
+
+// LAB_MUTANT_* blocks: wrong variants of this solution, each built into its
+// own grader by labs/CMakeLists.txt (POOLSCOPE_LAB_MUTANTS); CI proves the
+// grader fails every one (tests/labs/mutants.py). Never defined otherwise.
 
 namespace poolscope::lab03::solution {
 
 void Worker::run() {
   lastUse = p.trace_.clock().now();
-  thread_ = Thread("lab03k-" + std::to_string(id), [this] { loop(); });
+  p.goroutines_.go("lab03k-" + std::to_string(id), [this] { loop(); });
 }
 
 void Worker::loop() {
@@ -25,7 +30,7 @@ void Worker::loop() {
     p.trace_.reaped(id, why, p.trace_.clock().now() - lastUse);
   p.trace_.exited(id, why);
   std::lock_guard lock(p.lock_);
-  p.exited_.push_back(this);  // the last touch: joinExited may now join this thread
+  p.exited_.push_back(this);  // the last touch: newWorker may now free this Worker
 }
 
 // Java's getTask: `timed = allowCoreThreadTimeOut || wc > corePoolSize`; a
@@ -42,15 +47,31 @@ bool Worker::waitTask(Job& t, Label& why) {
       timed = p.opts_.allowCoreThreadTimeOut || p.runningSize_ > p.coreSize_;
     }
     if (!timed) {
-      t = task.receive();
+      t = task.recv();
       return true;
     }
-    if (task.receive_until(clock, lastUse + p.opts_.keepAliveTime, t)) return true;
+#ifdef LAB_MUTANT_03_RECHECK_OUTSIDE_LOCK
+    const bool beyondBefore = p.runningSize_ > p.coreSize_;
+#endif
+    // Go: select { case t := <-w.task: ...; case <-time.After(keepAliveTime): ... }
+    if (go::select(go::recv(task, t), go::after(clock, lastUse + p.opts_.keepAliveTime)) == 0) return true;
+#ifdef LAB_MUTANT_03_RECHECK_OUTSIDE_LOCK  // "still above core?" read outside the lock, before the wait
+    bool beyondCore = beyondBefore;
+    std::lock_guard lock(p.lock_);
+#else
     std::lock_guard lock(p.lock_);
     bool beyondCore = p.runningSize_ > p.coreSize_;
+#endif
     if (!(beyondCore || p.opts_.allowCoreThreadTimeOut)) continue;  // now a core worker: wait untimed
-    if (!p.workers_.remove(this)) continue;                         // a task was sent: take it
+#ifdef LAB_MUTANT_03_LOST_HANDOFF  // exits although a submitter just handed it a task
+    p.workers_.remove(this);
+#else
+    if (!p.workers_.remove(this)) continue;  // a task was sent: take it
+#endif
     p.incrRunning(-1);
+#ifdef LAB_MUTANT_03_DOUBLE_COUNT  // the exiting worker is counted out twice
+    p.incrRunning(-1);
+#endif
     status = kStopped;
     why = beyondCore ? kKeepAlive : kCoreTimeOut;
     return false;

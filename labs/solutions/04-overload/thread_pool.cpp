@@ -2,6 +2,10 @@
 
 #include "labs/solutions/04-overload/rules.h"
 
+// LAB_MUTANT_* blocks: wrong variants of this solution, each built into its
+// own grader by labs/CMakeLists.txt (POOLSCOPE_LAB_MUTANTS); CI proves the
+// grader fails every one (tests/labs/mutants.py). Never defined otherwise.
+
 namespace poolscope::lab04::solution {
 
 ThreadPool::ThreadPool(int threads, int max_queue, OnFull on_full, int max_blocking_tasks, const TraceTarget& target)
@@ -12,7 +16,7 @@ ThreadPool::ThreadPool(int threads, int max_queue, OnFull on_full, int max_block
   std::lock_guard lock(mtx_);
   for (int n = 0; n < threads; ++n) {
     WorkerId w = trace_.new_worker_id();
-    // nginx creates detached pthreads; poolscope::Thread keeps them joinable.
+    // C++: nginx creates detached pthreads; poolscope::Thread keeps them joinable.
     threads_.emplace_back("lab04-" + std::to_string(w), [this, w] { cycle(w); });
     alive_++;
     trace_.spawned(w, kThreadPoolInit);
@@ -23,8 +27,14 @@ ThreadPool::~ThreadPool() { destroy(); }
 
 Status ThreadPool::task_post(Task fn) {
   Job task{trace_.submitted(), std::move(fn)};
+#ifdef LAB_MUTANT_04_FULL_BEFORE_LOCK  // the queue-full test read before the lock
+  const bool full = waiting_ >= max_queue_;
+  std::unique_lock lock(mtx_);
+  if (full) {
+#else
   std::unique_lock lock(mtx_);
   if (waiting_ >= max_queue_) {
+#endif
     switch (on_full_) {
       case OnFull::refuse:
         trace_.refused(task.id, kQueueOverflow);
@@ -34,6 +44,10 @@ Status ThreadPool::task_post(Task fn) {
         lock.unlock();
         trace_.handoff(task.id, 0, kCallerRuns);
         trace_.run(0, task);
+#ifdef LAB_MUTANT_04_RUN_TWICE  // the caller runs the task, then queues it as well
+        lock.lock();
+        break;
+#endif
         return kNoLabel;
       case OnFull::block:
         // ants' retrieveWorker: refuse past MaxBlockingTasks, else wait.
@@ -43,7 +57,11 @@ Status ThreadPool::task_post(Task fn) {
         }
         blocked_++;
         trace_.blocked(task.id);
+#ifdef LAB_MUTANT_04_WAIT_IF  // `if`, not `while`: a woken submitter does not re-test the bound
+        if (!(waiting_ < max_queue_ || closed_)) room_.wait(lock);
+#else
         room_.wait(lock, [&] { return waiting_ < max_queue_ || closed_; });
+#endif
         blocked_--;
         trace_.unblocked(task.id);
         if (closed_) {
@@ -113,7 +131,9 @@ int ThreadPool::drop_queued() {
 void ThreadPool::close() {
   std::lock_guard lock(mtx_);
   closed_ = true;
+#ifndef LAB_MUTANT_04_CLOSE_NO_WAKE  // close() leaves the blocked submitters asleep
   room_.notify_all();  // ants' Release: cond.Broadcast()
+#endif
 }
 
 int ThreadPool::blocked() const {

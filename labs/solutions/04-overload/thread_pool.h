@@ -48,7 +48,7 @@ class ThreadPool {
   // ngx_thread_pool_destroy: one exit task per thread, queued behind every
   // task already posted; returns once every thread has ended. Idempotent.
   void destroy();
-  // C++ addition, for shutdown(now): drops the tasks still queued (each a
+  // C++: for shutdown(now): drops the tasks still queued (each a
   // task_dropped event) and returns how many. nginx has no such call.
   int drop_queued();
 
