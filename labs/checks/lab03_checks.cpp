@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "labs/checks/lab_check.h"
+#include "pools/core/spin.h"
 
 using namespace poolscope;
 using lab::Rig;
@@ -130,8 +131,7 @@ LAB_CHECK("[lab03][stress][starter-fails]", "03.5 time-outs race hand-offs: no t
     lab::race(8, [&](int s) {
       for (int wave = 0; wave < 40; ++wave) {
         accepted += rig.pool->submit([&] {
-          for (volatile int k = 0; k < 2000; k = k + 1) {
-          }
+          for (int k = 0; k < 2000; ++k) cpu_relax();  // a short burst of work
           ran++;
         }).accepted();
         std::this_thread::sleep_for(std::chrono::microseconds(900 + 60 * ((s + wave) % 5)));

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "labs/checks/lab_check.h"
+#include "pools/core/spin.h"
 
 using namespace poolscope;
 using lab::Rig;
@@ -208,8 +209,7 @@ LAB_CHECK("[lab04][stress][starter-fails]", "04.9 block: with 6 submitters racin
     lab::race(6, [&](int) {
       for (int i = 0; i < 150; ++i) {
         accepted += rig.pool->submit([&] {
-          for (volatile int k = 0; k < 200; k = k + 1) {
-          }
+          for (int k = 0; k < 200; ++k) cpu_relax();  // a short burst of work
           ran++;
         }).accepted();
       }

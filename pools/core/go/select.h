@@ -135,8 +135,11 @@ int select(Cases... args) {
       locks[static_cast<std::size_t>(nlocks++)] = m;
     }
   });
-  // Go's lockorder: by address, each channel once.
-  std::sort(locks.begin(), locks.begin() + nlocks);
+  // Go's lockorder: by address, each channel once (an insertion sort: a
+  // select has two or three cases).
+  for (int i = 1; i < nlocks; ++i)
+    for (int j = i; j > 0 && locks[static_cast<std::size_t>(j)] < locks[static_cast<std::size_t>(j - 1)]; --j)
+      std::swap(locks[static_cast<std::size_t>(j)], locks[static_cast<std::size_t>(j - 1)]);
   nlocks = static_cast<int>(std::unique(locks.begin(), locks.begin() + nlocks) - locks.begin());
   auto lock_all = [&] {
     for (int i = 0; i < nlocks; ++i) locks[static_cast<std::size_t>(i)]->lock();
