@@ -15,7 +15,7 @@
 // Public methods follow C++ naming (shutdownNow -> shutdown_now,
 // getPoolSize -> get_pool_size); private steps keep Java's names.
 //
-// Where C++ forces a difference (each marked `// C++:` where it happens):
+// Where C++ makes it differ (each place marked `// C++:`):
 //  - Threads are joined, not garbage-collected: close() (and the destructor)
 //    waits for termination and joins every thread the pool started.
 //  - Interrupts are cooperative, as in Java, but C++ threads have none

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The reading convention (docs/architecture.md, "Reading a design beside its
+# original"), as far as a machine can check it:
+#   - one divergence marker, `// C++:`, in pools/ and labs/;
+#   - each design's main header names the upstream version it follows;
+#   - no Go design or Go lab keeps a channel or a thread-join loop of its
+#     own: those live in pools/core/go/.
+# Usage: check_reading.sh SOURCE_DIR
+set -uo pipefail
+cd "${1:?usage: check_reading.sh SOURCE_DIR}"
+fail=0
+complain() { echo "$1"; fail=1; }
+
+# 1. One marker.
+if hits=$(grep -rnE "Not in (Go|ants|Java|fasthttp|gammazero)\b|// poolscope:|C\+\+ only|C\+\+ forces|C\+\+ additions?\b|// Not in" pools labs); then
+  complain "Another divergence marker than '// C++:' (write '// C++: why'):"
+  echo "$hits"
+fi
+
+# 2. The upstream version in each design's main header.
+pinned() {  # header, pattern, what
+  grep -qE "$2" "$1" || complain "$1 does not name the upstream version it follows ($3)"
+}
+pinned pools/ants/pool.h '76ddb18' 'panjf2000/ants commit'
+pinned pools/gammazero/workerpool.h '22a7e8d' 'gammazero/workerpool commit'
+pinned pools/fasthttp/worker_pool.h 'b8ff6fb' 'valyala/fasthttp commit'
+pinned pools/java/thread_pool_executor.h 'OpenJDK 17' 'the JDK release'
+pinned pools/coremax/pool.h 'seed 001' 'the seed article'
+
+# 3. Go's vocabulary only in pools/core/go: no channel send or receive
+#    defined, and no loop that joins threads, in a Go design or Go lab.
+go_folders=(pools/ants pools/fasthttp pools/gammazero pools/coremax pools/spawn
+            labs/02-reaping labs/03-keepalive labs/solutions/02-reaping labs/solutions/03-keepalive)
+if hits=$(grep -rnE "^\s*[A-Za-z_:<>]+ (send|recv|receive)\([^)]*\) *(const)? *\{" "${go_folders[@]}"); then
+  complain "A channel of its own in a Go design (use go::Chan, pools/core/go/chan.h):"
+  echo "$hits"
+fi
+if hits=$(grep -rnE "for \(.*\).*\.join\(\)" "${go_folders[@]}"); then
+  complain "A thread-join loop of its own in a Go design (use go::ThreadGroup, pools/core/go/thread_group.h):"
+  echo "$hits"
+fi
+
+[ "$fail" = 0 ] && echo "the reading convention holds in pools/ and labs/"
+exit "$fail"
