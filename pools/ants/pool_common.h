@@ -23,8 +23,9 @@
 #include "pools/ants/cond.h"
 #include "pools/ants/options.h"
 #include "pools/ants/spinlock.h"
-#include "pools/ants/worker_cache.h"
+#include "pools/ants/worker.h"
 #include "pools/ants/worker_queue.h"
+#include "pools/core/go/sync_pool.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/time.h"
 #include "pools/core/pool_trace.h"
@@ -93,7 +94,10 @@ class PoolCommon {
   // the pool closed meanwhile. `t` is for the trace only.
   std::expected<Worker*, std::error_code> retrieveWorker(TaskId t);
 
-  WorkerCache workerCache_;
+  // workerCache: Go's sync.Pool of worker objects, which makes starting a
+  // worker cheap (an exited worker's object, its channel included, is put
+  // back and the next spawn gets it).
+  go::SyncPool<WorkerThread> workerCache_;
   // C++: the workers' threads (Go's goroutines need no joining), joined as
   // they end: at the next spawn, after each purge, and all at release.
   go::ThreadGroup goroutines_;

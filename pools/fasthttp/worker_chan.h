@@ -1,12 +1,8 @@
 // workerChan: what fasthttp keeps per worker (the channel its goroutine
-// receives connections on, and the time it last finished one), the
-// workerChanCap rule that sizes that channel, and the sync.Pool that recycles
-// workerChans (workerpool.go: workerChan, workerChanCap, workerChanPool).
+// receives connections on, and the time it last finished one), and the
+// workerChanCap rule that sizes that channel (workerpool.go: workerChan,
+// workerChanCap). The workerChanPool that recycles them is a go::SyncPool.
 #pragma once
-
-#include <deque>
-#include <mutex>
-#include <vector>
 
 #include "pools/core/clock.h"
 #include "pools/core/event.h"
@@ -28,28 +24,6 @@ struct workerChan {
   Time lastUseTime{0};  // stamped by release; ready is sorted by it, oldest first
   go::Chan<Job> ch;
   WorkerId worker_ = 0;  // C++: the id, in the trace, of the worker serving this workerChan now
-};
-
-// Go's sync.Pool of workerChans, as a free list under its own mutex (the
-// part of sync.Pool fasthttp uses: get one, or a new one if none is free).
-// C++: unlike sync.Pool it never lets go of a workerChan before the pool
-// dies, so it holds as many as were ever out at once. That is not bounded by
-// the peak of workersCount: an exiting worker lowers workersCount before it
-// puts its workerChan back, so a worker started in between takes a fresh
-// one; under churn the list can even outgrow MaxWorkersCount.
-class WorkerChanPool {
- public:
-  explicit WorkerChanPool(int cap) : cap_(cap) {}
-
-  workerChan* get();  // Go: workerChanPool.Get(), with New making a channel of capacity cap
-  void put(workerChan* ch);
-  std::size_t allocated() const;  // workerChans made so far (New's calls)
-
- private:
-  mutable std::mutex m_;
-  std::deque<workerChan> all_;  // a deque: workerChans never move
-  std::vector<workerChan*> free_;
-  const int cap_;
 };
 
 }  // namespace poolscope::fasthttp

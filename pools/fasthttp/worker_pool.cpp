@@ -1,5 +1,6 @@
 #include "pools/fasthttp/worker_pool.h"
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -7,7 +8,9 @@
 namespace poolscope::fasthttp {
 
 WorkerPool::WorkerPool(Config config, const TraceTarget& target)
-    : config_(config), trace_(target, "fasthttp"), workerChanPool(config.workerChanCap_) {}
+    : config_(config), trace_(target, "fasthttp") {
+  workerChanPool.New = [cap = config.workerChanCap_] { return std::make_unique<workerChan>(cap); };
+}
 
 WorkerPool::~WorkerPool() {
   stop();
@@ -83,13 +86,13 @@ workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
   }
   if (!createWorker) return nullptr;
 
-  ch = workerChanPool.get();
+  ch = workerChanPool.Get();
   ch->worker_ = trace_.new_worker_id();
   trace_.spawned(ch->worker_, kNewWorker);
   try {
     workers_.go("fasthttp-" + std::to_string(ch->worker_), [this, ch] {
       workerFunc(ch);
-      workerChanPool.put(ch);
+      workerChanPool.Put(ch);
     });
   } catch (const std::system_error&) {
     // C++: a goroutine always starts; a thread may not. Undo the count and refuse.
@@ -98,7 +101,7 @@ workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
       if (--workersCount == 0) exited_.notify_all();
     }
     trace_.exited(ch->worker_, rules::thread_create_failed());
-    workerChanPool.put(ch);
+    workerChanPool.Put(ch);
     refusal = rules::thread_create_failed();
     return nullptr;
   }

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "pools/core/go/park.h"
+#include "pools/core/go/sync_pool.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/pool_trace.h"
 #include "pools/fasthttp/rules.h"
@@ -95,7 +96,7 @@ class WorkerPool {
 
   const Config config_;
   PoolTrace trace_;
-  WorkerChanPool workerChanPool;
+  go::SyncPool<workerChan> workerChanPool;  // Go's sync.Pool of workerChans
 
   mutable std::mutex lock;
   int workersCount = 0;

@@ -1,21 +1,13 @@
 // Java's `finally`: runs an action when the scope ends, normally or by an
-// exception. The action must not throw.
+// exception. The action must not throw. It is the mechanism of Go's defer
+// (pools/core/go/defer.h), under Java's name.
 #pragma once
 
-#include <utility>
+#include "pools/core/go/defer.h"
 
 namespace poolscope::java {
 
 template <class F>
-class Finally {
- public:
-  explicit Finally(F f) : f_(std::move(f)) {}
-  ~Finally() { f_(); }
-  Finally(const Finally&) = delete;
-  Finally& operator=(const Finally&) = delete;
-
- private:
-  F f_;
-};
+using Finally = go::Defer<F>;
 
 }  // namespace poolscope::java
