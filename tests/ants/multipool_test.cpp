@@ -1,6 +1,7 @@
 // ants_test.go's TestMultiPool / TestMultiPoolWithFunc, and the retry-once
 // on overload.
 #include "pools/ants/multipool.h"
+#include "pools/ants/multipool_func.h"
 
 #include <atomic>
 #include <stdexcept>
