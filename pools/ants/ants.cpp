@@ -35,6 +35,8 @@ struct Category final : std::error_category {
         return "the queue is full";
       case errThreadCreateFailed:
         return "the OS refused to create a worker thread";
+      case errBackgroundThreadFailed:
+        return "the OS refused to create the purge or ticktock thread";
     }
     return "unknown ants error";
   }
@@ -73,6 +75,8 @@ std::string_view error_name(Error e) {
       return "errQueueIsFull";
     case errThreadCreateFailed:
       return "errThreadCreateFailed";
+    case errBackgroundThreadFailed:
+      return "errBackgroundThreadFailed";
   }
   return "?";
 }

@@ -30,6 +30,9 @@ enum class Error {
   errQueueIsFull,                   // internal: "the queue is full"
   // C++: the OS refused a thread. A goroutine cannot fail to start.
   errThreadCreateFailed,
+  // C++: NewPool's purge or ticktock thread was refused. Go's newPool cannot
+  // fail there (`go p.purgeStaleWorkers()` always starts).
+  errBackgroundThreadFailed,
 };
 using enum Error;
 

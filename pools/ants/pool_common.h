@@ -82,8 +82,14 @@ class PoolCommon {
   // an unlimited size is ErrInvalidPreAllocSize.
   static std::error_code newPool(int& size, Options& options, const Clock& clock);
 
+  // C++: the end of newPool (goPurge, goTicktock), after the constructor:
+  // nil, or errBackgroundThreadFailed when the OS refuses the purge or the
+  // ticktock thread (a goroutine cannot fail to start). Then the pool must
+  // be dropped; it stops whatever did start. new_pool calls it.
+  std::error_code start_();
+
  protected:
-  // size and options have passed newPool. Starts purge and ticktock.
+  // size and options have passed newPool. Starts nothing: see start_().
   PoolCommon(int size, Options options, std::shared_ptr<PoolTrace> trace);
 
   // Gives task `t` a worker: an idle one, else a new one if the capacity
@@ -147,6 +153,7 @@ class PoolCommon {
   std::atomic<std::int32_t> purgeDone_{0};
   std::atomic<std::int32_t> ticktockDone_{0};
   std::atomic<Time::rep> now_{0};  // the coarse clock
+  Time ticktockOrigin_{};          // C++: where ticktock's 500 ms grid starts (guarded by lifecycle_)
 };
 
 // The clock a TraceTarget names, as PoolTrace resolves it.

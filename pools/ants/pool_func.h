@@ -49,16 +49,19 @@ class PoolWithFunc final : public PoolCommon {
   const std::function<void(T)> fn_;
 };
 
-// Go's NewPoolWithFuncGeneric(size, fn, options...). Errors: ErrLackPoolFunc
-// (checked first), ErrInvalidPoolExpiry, ErrInvalidPreAllocSize.
+// C++: NewPoolWithFuncGeneric for a pool of a multi-pool: fn, size and
+// options have been checked once already, before the shared trace existed.
 template <class T>
 Made<PoolWithFunc<T>> new_pool_with_func(int size, std::function<void(T)> fn, Options options,
                                          std::shared_ptr<PoolTrace> trace) {
-  if (!fn) return std::unexpected(make_error_code(ErrLackPoolFunc));
-  if (std::error_code err = PoolCommon::newPool(size, options, trace->clock())) return std::unexpected(err);
-  return std::make_unique<PoolWithFunc<T>>(size, std::move(fn), std::move(options), std::move(trace));
+  auto pool = std::make_unique<PoolWithFunc<T>>(size, std::move(fn), std::move(options), std::move(trace));
+  if (std::error_code err = pool->start_()) return std::unexpected(err);
+  return pool;
 }
 
+// Go's NewPoolWithFuncGeneric(size, fn, options...). Errors: ErrLackPoolFunc
+// (checked first), ErrInvalidPoolExpiry, ErrInvalidPreAllocSize; and (C++)
+// errBackgroundThreadFailed.
 template <class T>
 Made<PoolWithFunc<T>> new_pool_with_func(int size, std::function<void(T)> fn, Options options = {},
                                          const TraceTarget& target = {}) {
