@@ -71,6 +71,9 @@ class PoolCommon {
   Time nowTime() const { return Time(now_.load()); }
   // C++: how many worker objects workerCache has ever made.
   std::size_t workers_allocated() const { return workerCache_.allocated(); }
+  // C++: workers' threads started and not yet joined (ended ones are joined
+  // at the next spawn or purge tick).
+  std::size_t threads_unjoined() const { return goroutines_.size(); }
   // C++: the trace label of a refusal (ErrPoolOverload says which option).
   Label refusal(std::error_code err) const;
   PoolTrace& trace() const { return *trace_; }
