@@ -8,6 +8,7 @@
 // clang-format on
 #pragma once
 
+#include <concepts>
 #include <expected>
 #include <memory>
 
@@ -45,5 +46,12 @@ Made<Pool> new_pool(int size, Options options = {}, const TraceTarget& target = 
 // do), for a size and options that have passed newPool already: the
 // multi-pool checks them once, before its trace exists.
 Made<Pool> new_pool(int size, Options options, std::shared_ptr<PoolTrace> trace);
+
+// NewPool(size, options...) as Go writes it, with functional options, on
+// real time: ants::NewPool(10, ants::WithExpiryDuration(10s)).
+template <std::convertible_to<Option>... O>
+Made<Pool> NewPool(int size, O&&... options) {
+  return new_pool(size, loadOptions({Option(std::forward<O>(options))...}));
+}
 
 }  // namespace poolscope::ants

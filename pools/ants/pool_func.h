@@ -70,4 +70,11 @@ Made<PoolWithFunc<T>> new_pool_with_func(int size, std::function<void(T)> fn, Op
   return new_pool_with_func<T>(size, std::move(fn), std::move(options), std::make_shared<PoolTrace>(target, "ants"));
 }
 
+// NewPoolWithFuncGeneric(size, fn, options...) as Go writes it, with
+// functional options, on real time.
+template <class T, std::convertible_to<Option>... O>
+Made<PoolWithFunc<T>> NewPoolWithFuncGeneric(int size, std::function<void(T)> fn, O&&... options) {
+  return new_pool_with_func<T>(size, std::move(fn), loadOptions({Option(std::forward<O>(options))...}));
+}
+
 }  // namespace poolscope::ants

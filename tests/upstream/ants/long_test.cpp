@@ -71,6 +71,7 @@ TEST_CASE("ants churn: purged workers' threads never pile up over 20 rounds of 1
     await_idle(*p, AntsSize);
     rig.clock.advance(1s);  // reaped at the next tick
     await_condition([&] { return p->running() == 0; }, "the round purged");
+    await_condition([&] { return live_threads() == base; }, "the purged workers' threads ended");
     rig.clock.advance(1s);  // joined at the tick after
     await_condition([&] { return p->threads_unjoined() == 0; }, "the purged threads joined");
     CHECK(live_threads() == base);
