@@ -104,8 +104,8 @@ Made<MultiPoolWithFunc<T>> new_multi_pool_with_func(int size, int sizePerPool, s
 }
 
 template <class T>
-MultiPoolWithFunc<T>::MultiPoolWithFunc(std::vector<std::unique_ptr<PoolWithFunc<T>>> pools,
-                                        LoadBalancingStrategy lbs, std::shared_ptr<PoolTrace> trace)
+MultiPoolWithFunc<T>::MultiPoolWithFunc(std::vector<std::unique_ptr<PoolWithFunc<T>>> pools, LoadBalancingStrategy lbs,
+                                        std::shared_ptr<PoolTrace> trace)
     : pools_(std::move(pools)), lbs_(lbs), trace_(std::move(trace)) {}
 
 template <class T>
@@ -198,7 +198,9 @@ void MultiPoolWithFunc<T>::tune(int size) {
 }
 
 template <class T>
-bool MultiPoolWithFunc<T>::is_closed() const { return state_.load() == CLOSED; }
+bool MultiPoolWithFunc<T>::is_closed() const {
+  return state_.load() == CLOSED;
+}
 
 template <class T>
 std::error_code MultiPoolWithFunc<T>::release_timeout(Nanos timeout, std::string* joined) {
@@ -255,6 +257,8 @@ int MultiPoolWithFunc<T>::idle() const {
 }
 
 template <class T>
-Label MultiPoolWithFunc<T>::refusal(std::error_code err) const { return pools_.front()->refusal(err); }
+Label MultiPoolWithFunc<T>::refusal(std::error_code err) const {
+  return pools_.front()->refusal(err);
+}
 
 }  // namespace poolscope::ants

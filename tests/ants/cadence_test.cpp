@@ -87,10 +87,11 @@ TEST_CASE("ants cadence: 50 workers, 100 tasks of 50 ms at t = 0, 3, 6, 9 s are 
     step_to(rig, *p, t0);
     started = 0;
     BoundedThread submitter("submitter", [&] {
-      for (int i = 0; i < 100; ++i) REQUIRE_FALSE(p->submit([&] {
-        ++started;
-        rig.clock.sleep_for(50ms);
-      }));
+      for (int i = 0; i < 100; ++i)
+        REQUIRE_FALSE(p->submit([&] {
+          ++started;
+          rig.clock.sleep_for(50ms);
+        }));
     });
     await_condition([&] { return started.load() == 50; }, "the first 50 tasks started");
     REQUIRE(rig.clock.await_waiters(52));  // 50 sleeping tasks, the purge and ticktock tickers

@@ -1,12 +1,12 @@
 // ants_test.go's TestMultiPool / TestMultiPoolWithFunc, and the retry-once
 // on overload.
 #include "pools/ants/multipool.h"
-#include "pools/ants/multipool_func.h"
 
 #include <atomic>
 #include <stdexcept>
 #include <string>
 
+#include "pools/ants/multipool_func.h"
 #include "pools/ants/rules.h"
 #include "tests/ants/rig.h"
 

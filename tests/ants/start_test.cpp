@@ -28,7 +28,8 @@ TEST_CASE("ants: a refused purge or ticktock thread is NewPool's errBackgroundTh
     CHECK(p.error() == errBackgroundThreadFailed);
     CHECK(error_name(errBackgroundThreadFailed) == "errBackgroundThreadFailed");
 
-    auto f = new_pool_with_func<int>(10, [](int) {}, {}, rig.target());
+    auto f = new_pool_with_func<int>(
+        10, [](int) {}, {}, rig.target());
     REQUIRE(f);  // the refusal was used up by the first pool
   }
   {
@@ -38,7 +39,7 @@ TEST_CASE("ants: a refused purge or ticktock thread is NewPool's errBackgroundTh
     CHECK(mp.error() == errBackgroundThreadFailed);
   }
   CHECK(live_threads() == before);  // what did start was stopped and joined
-  auto p = rig.pool(10);  // and the next pool starts as usual
+  auto p = rig.pool(10);            // and the next pool starts as usual
   CHECK(p->running() == 0);
 }
 

@@ -5,14 +5,14 @@
 // figure has its tolerance: workers ±1, refusals ±2, reap times ±150 ms,
 // completion ±25 %. A failure prints the figure, the expectation and its
 // source. docs/fidelity.md lists every figure and its last result.
-#include <catch2/catch.hpp>
-
 #include <atomic>
 #include <cmath>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "pools/ants/pool.h"
 #include "pools/core/clock.h"
@@ -100,10 +100,11 @@ TEST_CASE("fidelity gammazero: idle workers stop one per idle timeout, from the 
   gammazero::WorkerPool wp(4, {}, {.clock = &clock, .stream = &stream, .name = "gammazero"});
   std::atomic<int> started{0};
   poolscope::test::Gate gate;
-  for (int i = 0; i < 4; ++i) REQUIRE_FALSE(wp.submit([&] {
-    ++started;
-    gate.pass();
-  }));
+  for (int i = 0; i < 4; ++i)
+    REQUIRE_FALSE(wp.submit([&] {
+      ++started;
+      gate.pass();
+    }));
   await_condition([&] { return started.load() == 4; }, "four workers busy");
   gate.open();
   clock.sleep_until(11s);

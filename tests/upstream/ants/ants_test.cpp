@@ -185,7 +185,7 @@ TEST_CASE("ants_test.go TestMaxBlockingSubmit") {
   REQUIRE_FALSE(p->submit(ch.task()));
   std::error_code blockedErr;
   BoundedThread blocked("blocked submit", [&] { blockedErr = p->submit([] {}); });  // should be blocked
-  await_waiting(*p, 1);  // Go: time.Sleep(1 * time.Second)
+  await_waiting(*p, 1);                                                             // Go: time.Sleep(1 * time.Second)
   // already reached max blocking limit
   REQUIRE(p->submit([] {}) == ErrPoolOverload);
   // interrupt f to make blocking submit successful.
@@ -223,7 +223,8 @@ TEST_CASE("ants_test.go TestReleaseTimeout") {
   }
   {
     Rig rig;
-    auto pfg = new_pool_with_func<Nanos>(10, [&](Nanos d) { rig.clock.sleep_for(d); }, {}, rig.target());
+    auto pfg = new_pool_with_func<Nanos>(
+        10, [&](Nanos d) { rig.clock.sleep_for(d); }, {}, rig.target());
     REQUIRE(pfg);
     check(rig, **pfg, [&] { (void)(*pfg)->invoke(1s); });
   }

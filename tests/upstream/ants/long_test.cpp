@@ -21,7 +21,8 @@ void waitToGetWorker(Rig& rig, PoolCommon& p, const std::function<void(std::func
   std::atomic<int> done{0};
   std::atomic<int> started{0};
   BoundedThread submitter("submitter", [&] {
-    for (int i = 0; i < n; ++i) submit([&] {
+    for (int i = 0; i < n; ++i)
+      submit([&] {
         ++started;
         rig.clock.sleep_for(std::chrono::milliseconds(Param));
         ++done;

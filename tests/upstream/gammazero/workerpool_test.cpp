@@ -4,11 +4,12 @@
 // the bubble is blocked; here the manual clock is moved by the test at the
 // point where the bubble would be blocked, which a latch tells. README.md
 // lists every upstream function and what became of it.
+#include "pools/gammazero/workerpool.h"
+
 #include <atomic>
 
 #include "pools/core/go/select.h"
 #include "pools/core/thread.h"
-#include "pools/gammazero/workerpool.h"
 #include "tests/gammazero/rig.h"
 
 using namespace poolscope;
