@@ -156,7 +156,7 @@ class PoolCommon {
   std::atomic<std::int32_t> purgeDone_{0};
   std::atomic<std::int32_t> ticktockDone_{0};
   std::atomic<Time::rep> now_{0};  // the coarse clock
-  Time ticktockOrigin_{};          // C++: where ticktock's 500 ms grid starts (guarded by lifecycle_)
+  Time ticktockOrigin_{};          // C++: where ticktock's 500 ms grid starts; set before its thread starts
 };
 
 // The clock a TraceTarget names, as PoolTrace resolves it.

@@ -61,9 +61,10 @@ TEST_CASE("ants cadence: a worker is reaped at the first purge tick at least Exp
       {1.4, 2.0},  // stamp 1.0: idle 0.6 s
       {1.5, 3.0},  // stamp 1.5
   }));
-  CAPTURE(idleAt, reapedAt);
+  const bool preAlloc = GENERATE(false, true);  // the stack's refresh and the ring's: the same comparison
+  CAPTURE(idleAt, reapedAt, preAlloc);
   Rig rig;
-  auto p = rig.pool(10, {.ExpiryDuration = 1s});
+  auto p = rig.pool(10, {.ExpiryDuration = 1s, .PreAlloc = preAlloc});
   Gate gate;
   REQUIRE_FALSE(p->submit(gate.task()));
   gate.await_arrivals(1);
