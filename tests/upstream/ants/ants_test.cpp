@@ -47,6 +47,14 @@ void open_and_await_sleepers(Rig& rig, Gate& gate, std::size_t sleepers, std::si
   REQUIRE(rig.clock.await_waiters(sleepers + 2 * pools));
 }
 
+// The first `d` of a sleep_, in which every task's own sleep ends: the
+// clock moves to `d` and the test waits until `idle` workers are back in the
+// queue, as they are within a few milliseconds in Go. Then sleep_ the rest.
+void sleep_tasks_(Rig& rig, PoolCommon& p, Nanos d, int idle) {
+  rig.clock.advance(d);
+  await_idle(p, idle);
+}
+
 }  // namespace
 
 // ants_test.go TestPurgePool (76ddb18): 500 workers blocked on a channel,
@@ -68,7 +76,8 @@ TEST_CASE("ants_test.go TestPurgePool") {
     REQUIRE(p->running() == size);  // "pool should be full"
     ch.await_arrivals(size);
     open_and_await_sleepers(rig, ch, size - size / 100);  // j % 100 == 0 does not sleep
-    sleep_(rig, *p, 5 * DefaultCleanIntervalTime);
+    sleep_tasks_(rig, *p, 100ms, size);
+    sleep_(rig, *p, 5 * DefaultCleanIntervalTime - 100ms);
     await_condition([&] { return p->running() == 0; }, "pool should be empty after purge");
     REQUIRE(p->running() == 0);
   }
@@ -87,7 +96,8 @@ TEST_CASE("ants_test.go TestPurgePool") {
     REQUIRE((*p1)->running() == size);
     ch.await_arrivals(size);
     open_and_await_sleepers(rig, ch, size - size / 100);
-    sleep_(rig, **p1, 5 * DefaultCleanIntervalTime);
+    sleep_tasks_(rig, **p1, 100ms, size);
+    sleep_(rig, **p1, 5 * DefaultCleanIntervalTime - 100ms);
     await_condition([&] { return (*p1)->running() == 0; }, "pool should be empty after purge");
   }
   SECTION("NewPoolWithFuncGeneric") {
@@ -105,7 +115,8 @@ TEST_CASE("ants_test.go TestPurgePool") {
     REQUIRE((*p2)->running() == size);
     ch.await_arrivals(size);
     open_and_await_sleepers(rig, ch, size - size / 100);
-    sleep_(rig, **p2, 5 * DefaultCleanIntervalTime);
+    sleep_tasks_(rig, **p2, 100ms, size);
+    sleep_(rig, **p2, 5 * DefaultCleanIntervalTime - 100ms);
     await_condition([&] { return (*p2)->running() == 0; }, "pool should be empty after purge");
   }
 }
@@ -119,7 +130,8 @@ TEST_CASE("ants_test.go TestPurgePreMallocPool") {
     auto p = rig.pool(10, {.PreAlloc = true});
     (void)p->submit([&] { rig.clock.sleep_for(10ms); });
     REQUIRE(rig.clock.await_waiters(3));
-    sleep_(rig, *p, 3 * DefaultCleanIntervalTime);
+    sleep_tasks_(rig, *p, 10ms, 1);
+    sleep_(rig, *p, 3 * DefaultCleanIntervalTime - 10ms);
     await_condition([&] { return p->running() == 0; }, "all p should be purged");
   }
   SECTION("NewPoolWithFunc") {
@@ -130,7 +142,8 @@ TEST_CASE("ants_test.go TestPurgePreMallocPool") {
     REQUIRE(p1);
     (void)(*p1)->invoke(1);
     REQUIRE(rig.clock.await_waiters(3));
-    sleep_(rig, **p1, 3 * DefaultCleanIntervalTime);
+    sleep_tasks_(rig, **p1, 10ms, 1);
+    sleep_(rig, **p1, 3 * DefaultCleanIntervalTime - 10ms);
     await_condition([&] { return (*p1)->running() == 0; }, "all p should be purged");
   }
   SECTION("NewPoolWithFuncGeneric") {
@@ -140,7 +153,8 @@ TEST_CASE("ants_test.go TestPurgePreMallocPool") {
     REQUIRE(p2);
     (void)(*p2)->invoke(1);
     REQUIRE(rig.clock.await_waiters(3));
-    sleep_(rig, **p2, 3 * DefaultCleanIntervalTime);
+    sleep_tasks_(rig, **p2, 10ms, 1);
+    sleep_(rig, **p2, 3 * DefaultCleanIntervalTime - 10ms);
     await_condition([&] { return (*p2)->running() == 0; }, "all p should be purged");
   }
 }
