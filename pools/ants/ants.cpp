@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "pools/ants/pool.h"
 #include "pools/core/duration.h"
 #include "pools/core/go/park.h"
 
@@ -35,6 +36,8 @@ struct Category final : std::error_category {
         return "the queue is full";
       case errThreadCreateFailed:
         return "the OS refused to create a worker thread";
+      case errBackgroundThreadFailed:
+        return "the OS refused to create the purge or ticktock thread";
     }
     return "unknown ants error";
   }
@@ -73,6 +76,8 @@ std::string_view error_name(Error e) {
       return "errQueueIsFull";
     case errThreadCreateFailed:
       return "errThreadCreateFailed";
+    case errBackgroundThreadFailed:
+      return "errBackgroundThreadFailed";
   }
   return "?";
 }
@@ -90,5 +95,25 @@ Logger defaultLogger(const Clock& clock) {
     std::fwrite(line.data(), 1, line.size(), stderr);
   };
 }
+
+namespace {
+// Go: defaultAntsPool, _ = NewPool(DefaultAntsPoolSize), at import.
+Pool& defaultAntsPool() {
+  static const std::unique_ptr<Pool> pool = [] {
+    auto p = NewPool(DefaultAntsPoolSize);
+    if (!p) throw std::system_error(p.error());  // C++: only a refused purge or ticktock thread
+    return std::move(*p);
+  }();
+  return *pool;
+}
+}  // namespace
+
+std::error_code Submit(Task task) { return defaultAntsPool().submit(std::move(task)); }
+int Running() { return defaultAntsPool().running(); }
+int Cap() { return defaultAntsPool().cap(); }
+int Free() { return defaultAntsPool().free(); }
+void Release() { defaultAntsPool().release(); }
+std::error_code ReleaseTimeout(Nanos timeout) { return defaultAntsPool().release_timeout(timeout); }
+void Reboot() { defaultAntsPool().reboot(); }
 
 }  // namespace poolscope::ants

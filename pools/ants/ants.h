@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "pools/core/clock.h"
+#include "pools/core/task.h"
 
 namespace poolscope::ants {
 
@@ -30,6 +31,9 @@ enum class Error {
   errQueueIsFull,                   // internal: "the queue is full"
   // C++: the OS refused a thread. A goroutine cannot fail to start.
   errThreadCreateFailed,
+  // C++: NewPool's purge or ticktock thread was refused. Go's newPool cannot
+  // fail there (`go p.purgeStaleWorkers()` always starts).
+  errBackgroundThreadFailed,
 };
 using enum Error;
 
@@ -37,6 +41,9 @@ const std::error_category& error_category();
 std::error_code make_error_code(Error e);
 // The Go identifier, e.g. "ErrPoolOverload".
 std::string_view error_name(Error e);
+
+// DefaultAntsPoolSize is the default capacity for a default goroutine pool.
+inline constexpr int DefaultAntsPoolSize = 2147483647;  // math.MaxInt32
 
 // DefaultCleanIntervalTime: the purge period and idle threshold when
 // ExpiryDuration is 0.
@@ -60,6 +67,26 @@ using Logger = std::function<void(const std::string& message)>;
 // the wall clock; this stamps the pool's clock, so a scaled or manual clock
 // shows its own time.
 Logger defaultLogger(const Clock& clock);
+
+// The package-level default pool, of DefaultAntsPoolSize workers, on real
+// time. C++: made at the first call of one of these rather than when the
+// package is imported, so a program that never uses it starts no purge or
+// ticktock thread; it lives until the program ends.
+//
+// Submit submits a task to pool.
+std::error_code Submit(Task task);
+// Running returns the number of the currently running goroutines.
+int Running();
+// Cap returns the capacity of this default pool.
+int Cap();
+// Free returns the available goroutines to work.
+int Free();
+// Release Closes the default pool.
+void Release();
+// ReleaseTimeout is like Release but with a timeout, it waits all workers to exit before timing out.
+std::error_code ReleaseTimeout(Nanos timeout);
+// Reboot reboots the default pool.
+void Reboot();
 
 }  // namespace poolscope::ants
 

@@ -11,8 +11,9 @@ Made<Pool> new_pool(int size, Options options, const TraceTarget& target) {
 }
 
 Made<Pool> new_pool(int size, Options options, std::shared_ptr<PoolTrace> trace) {
-  if (std::error_code err = PoolCommon::newPool(size, options, trace->clock())) return std::unexpected(err);
-  return std::make_unique<Pool>(size, std::move(options), std::move(trace));
+  auto pool = std::make_unique<Pool>(size, std::move(options), std::move(trace));
+  if (std::error_code err = pool->start_()) return std::unexpected(err);
+  return pool;
 }
 
 Pool::Pool(int size, Options options, std::shared_ptr<PoolTrace> trace)

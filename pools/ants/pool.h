@@ -1,11 +1,14 @@
 // pool.go: Pool, whose tasks are functions: submit(task) gives the task a
 // worker (retrieveWorker) and sends it on that worker's channel.
 //
-//   auto p = ants::new_pool(10, {.ExpiryDuration = 10s});   // Go: ants.NewPool(10,
-//   ants.WithExpiryDuration(10*time.Second)) if (!p) ... p.error() ... std::error_code err = (*p)->submit([] { ... });
-//   // nil, ErrPoolOverload, ErrPoolClosed
+// clang-format off
+//   auto p = ants::new_pool(10, {.ExpiryDuration = 10s});  // Go: ants.NewPool(10, ants.WithExpiryDuration(10*time.Second))
+//   if (!p) ... p.error() ...                               // Go: if err != nil
+//   std::error_code err = (*p)->submit([] { ... });         // nil, ErrPoolOverload, ErrPoolClosed
+// clang-format on
 #pragma once
 
+#include <concepts>
 #include <expected>
 #include <memory>
 
@@ -37,9 +40,18 @@ class Pool final : public PoolCommon {
 };
 
 // Go's NewPool(size, options...). Errors: ErrInvalidPoolExpiry,
-// ErrInvalidPreAllocSize.
+// ErrInvalidPreAllocSize; and (C++) errBackgroundThreadFailed.
 Made<Pool> new_pool(int size, Options options = {}, const TraceTarget& target = {});
-// The same, recording into a trace several pools share (MultiPool's do).
+// C++: the same, recording into a trace several pools share (MultiPool's
+// do), for a size and options that have passed newPool already: the
+// multi-pool checks them once, before its trace exists.
 Made<Pool> new_pool(int size, Options options, std::shared_ptr<PoolTrace> trace);
+
+// NewPool(size, options...) as Go writes it, with functional options, on
+// real time: ants::NewPool(10, ants::WithExpiryDuration(10s)).
+template <std::convertible_to<Option>... O>
+Made<Pool> NewPool(int size, O&&... options) {
+  return new_pool(size, loadOptions({Option(std::forward<O>(options))...}));
+}
 
 }  // namespace poolscope::ants

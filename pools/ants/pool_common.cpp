@@ -28,10 +28,19 @@ PoolCommon::PoolCommon(int size, Options options, std::shared_ptr<PoolTrace> tra
       workers_(options_.PreAlloc ? newWorkerQueue(queueType::queueTypeLoopQueue, size)
                                  : newWorkerQueue(queueType::queueTypeStack, 0)),
       detachRule_(options_.PreAlloc ? rules::kLoopQueueDetach : rules::kStackDetach),
-      idleRule_(options_.PreAlloc ? rules::kLoopQueue : rules::kWorkerStack) {
+      idleRule_(options_.PreAlloc ? rules::kLoopQueue : rules::kWorkerStack) {}
+
+std::error_code PoolCommon::start_() {
   std::lock_guard g(lifecycle_);
-  goPurge();
-  goTicktock();
+  try {
+    // C++: ticktock first, so that its 500 ms grid starts at or before the
+    // purge ticker's (see ticktock()).
+    goTicktock();
+    goPurge();
+  } catch (const std::system_error&) {
+    return errBackgroundThreadFailed;  // the destructor stops and joins what did start
+  }
+  return {};
 }
 
 PoolCommon::~PoolCommon() { release_and_join(); }
@@ -74,10 +83,21 @@ void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
   closeAllDone();
 }
 
+// C++: Go stores time.Now() when the tick is received; this stores the
+// tick's own instant on the grid that goTicktock started. Go makes both
+// tickers inside their goroutines, microseconds apart; the runs measured on
+// real ants (docs/pools/ants.md, "When a worker is reaped") always behave as
+// if the coarse clock's ticks fall at or just before the purge's, so that a
+// stamp taken at the coarse tick k x 500 ms is stale at the purge tick
+// ExpiryDuration later (refresh: not expiryTime.Before(lastUsed)). Read at
+// wake-up, as in Go, the stamp would come a few microseconds after the purge
+// tick's expiryTime and survive one more period, by the luck of the
+// scheduler: that was poolscope's 1, 5, 8, 11 s against ants' 1, 4, 7, 10 s.
 void PoolCommon::ticktock(go::Ticker& ticker) {
   while (ticker.wait()) {
     if (is_closed()) break;
-    now_.store(clock().now().count());
+    const Nanos since = clock().now() - ticktockOrigin_;
+    now_.store((ticktockOrigin_ + since / nowTimeUpdateInterval * nowTimeUpdateInterval).count());
   }
   ticktockDone_.store(1);
   closeAllDone();
@@ -91,7 +111,8 @@ void PoolCommon::goPurge() {
 }
 
 void PoolCommon::goTicktock() {
-  now_.store(clock().now().count());
+  ticktockOrigin_ = clock().now();
+  now_.store(ticktockOrigin_.count());
   auto ticker = std::make_shared<go::Ticker>(clock(), nowTimeUpdateInterval);
   stopTicktock_ = ticker;
   ticktockThread_ = Thread("ants-ticktock", [this, ticker] { ticktock(*ticker); });
@@ -178,9 +199,16 @@ void PoolCommon::reboot() {
   purgeThread_.join();
   ticktockThread_.join();
   purgeDone_.store(0);
-  goPurge();
   ticktockDone_.store(0);
-  goTicktock();
+  // C++: ticktock first, as in start_(); a refused thread here leaves the
+  // pool open without it (Go's Reboot returns nothing to report it with).
+  try {
+    goTicktock();
+    goPurge();
+  } catch (const std::system_error&) {
+    if (!ticktockThread_.joinable()) ticktockDone_.store(1);
+    if (!options_.DisablePurge && !purgeThread_.joinable()) purgeDone_.store(1);
+  }
 }
 
 void PoolCommon::release_and_join() {

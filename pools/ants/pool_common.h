@@ -72,6 +72,9 @@ class PoolCommon {
   Time nowTime() const { return Time(now_.load()); }
   // C++: how many worker objects workerCache has ever made.
   std::size_t workers_allocated() const { return workerCache_.allocated(); }
+  // C++: workers' threads started and not yet joined (ended ones are joined
+  // at the next spawn or purge tick).
+  std::size_t threads_unjoined() const { return goroutines_.size(); }
   // C++: the trace label of a refusal (ErrPoolOverload says which option).
   Label refusal(std::error_code err) const;
   PoolTrace& trace() const { return *trace_; }
@@ -83,8 +86,14 @@ class PoolCommon {
   // an unlimited size is ErrInvalidPreAllocSize.
   static std::error_code newPool(int& size, Options& options, const Clock& clock);
 
+  // C++: the end of newPool (goPurge, goTicktock), after the constructor:
+  // nil, or errBackgroundThreadFailed when the OS refuses the purge or the
+  // ticktock thread (a goroutine cannot fail to start). Then the pool must
+  // be dropped; it stops whatever did start. new_pool calls it.
+  std::error_code start_();
+
  protected:
-  // size and options have passed newPool. Starts purge and ticktock.
+  // size and options have passed newPool. Starts nothing: see start_().
   PoolCommon(int size, Options options, std::shared_ptr<PoolTrace> trace);
 
   // Gives task `t` a worker: an idle one, else a new one if the capacity
@@ -151,6 +160,7 @@ class PoolCommon {
   std::atomic<std::int32_t> purgeDone_{0};
   std::atomic<std::int32_t> ticktockDone_{0};
   std::atomic<Time::rep> now_{0};  // the coarse clock
+  Time ticktockOrigin_{};          // C++: where ticktock's 500 ms grid starts; set before its thread starts
 };
 
 // The clock a TraceTarget names, as PoolTrace resolves it.

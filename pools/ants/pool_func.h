@@ -49,22 +49,32 @@ class PoolWithFunc final : public PoolCommon {
   const std::function<void(T)> fn_;
 };
 
-// Go's NewPoolWithFuncGeneric(size, fn, options...). Errors: ErrLackPoolFunc
-// (checked first), ErrInvalidPoolExpiry, ErrInvalidPreAllocSize.
+// C++: NewPoolWithFuncGeneric for a pool of a multi-pool: fn, size and
+// options have been checked once already, before the shared trace existed.
 template <class T>
 Made<PoolWithFunc<T>> new_pool_with_func(int size, std::function<void(T)> fn, Options options,
                                          std::shared_ptr<PoolTrace> trace) {
-  if (!fn) return std::unexpected(make_error_code(ErrLackPoolFunc));
-  if (std::error_code err = PoolCommon::newPool(size, options, trace->clock())) return std::unexpected(err);
-  return std::make_unique<PoolWithFunc<T>>(size, std::move(fn), std::move(options), std::move(trace));
+  auto pool = std::make_unique<PoolWithFunc<T>>(size, std::move(fn), std::move(options), std::move(trace));
+  if (std::error_code err = pool->start_()) return std::unexpected(err);
+  return pool;
 }
 
+// Go's NewPoolWithFuncGeneric(size, fn, options...). Errors: ErrLackPoolFunc
+// (checked first), ErrInvalidPoolExpiry, ErrInvalidPreAllocSize; and (C++)
+// errBackgroundThreadFailed.
 template <class T>
 Made<PoolWithFunc<T>> new_pool_with_func(int size, std::function<void(T)> fn, Options options = {},
                                          const TraceTarget& target = {}) {
   if (!fn) return std::unexpected(make_error_code(ErrLackPoolFunc));
   if (std::error_code err = PoolCommon::newPool(size, options, clock_of(target))) return std::unexpected(err);
   return new_pool_with_func<T>(size, std::move(fn), std::move(options), std::make_shared<PoolTrace>(target, "ants"));
+}
+
+// NewPoolWithFuncGeneric(size, fn, options...) as Go writes it, with
+// functional options, on real time.
+template <class T, std::convertible_to<Option>... O>
+Made<PoolWithFunc<T>> NewPoolWithFuncGeneric(int size, std::function<void(T)> fn, O&&... options) {
+  return new_pool_with_func<T>(size, std::move(fn), loadOptions({Option(std::forward<O>(options))...}));
 }
 
 }  // namespace poolscope::ants

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "pools/ants/multipool.h"
+#include "pools/ants/multipool_func.h"
 #include "pools/core/registry.h"
 #include "pools/core/submit_gate.h"
 
@@ -22,10 +23,8 @@ std::error_code handOut(MultiPoolWithFunc<Task>& p, Task task) { return p.invoke
 
 // The live parameter: a pool's capacity, or each pool's in a multi-pool.
 int capacity(const PoolCommon& p) { return p.cap(); }
-template <class P>
-int capacity(const BasicMultiPool<P>& m) {
-  return m.pools().front()->cap();
-}
+int capacity(const MultiPool& m) { return m.pools().front()->cap(); }
+int capacity(const MultiPoolWithFunc<Task>& m) { return m.pools().front()->cap(); }
 
 template <class Native>
 class Adapter final : public poolscope::Pool {

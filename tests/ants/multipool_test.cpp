@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "pools/ants/multipool_func.h"
 #include "pools/ants/rules.h"
 #include "tests/ants/rig.h"
 
