@@ -1,5 +1,6 @@
 // pool.go: Pool, whose tasks are functions: submit(task) gives the task a
-// worker (retrieveWorker) and sends it on that worker's channel.
+// worker (retrieveWorker) and sends it on that worker's channel. The ants
+// folder follows panjf2000/ants v2 at commit 76ddb18 (v2.11.x).
 //
 // clang-format off
 //   auto p = ants::new_pool(10, {.ExpiryDuration = 10s});  // Go: ants.NewPool(10, ants.WithExpiryDuration(10*time.Second))
