@@ -194,13 +194,18 @@ TEST_CASE("conformance: shutdown-now drops what waits and accounts for every tas
   // then exactly state().queued tasks wait, and shutdown-now must drop them all.
   // Still means more than one quiet snapshot: every busy worker is parked at
   // the gate (a thread started but not yet at its first wait counts as busy),
-  // and no idle worker is about to take a queued task.
+  // and no idle worker is about to take a queued task. And every task in
+  // flight is somewhere to be seen: running at the gate, queued, or with a
+  // blocked submitter (gammazero's Submit returns once its dispatcher holds
+  // the task, before it is queued).
   await_condition(
       [&] {
         rig.log.sync();
         Counters c = rig.pool->state();
-        return (submitter.done || c.blocked > 0) && c == rig.log.last_counters(rig.id()) &&
-               static_cast<int>(c.busy) == gate.arrived() && (c.queued == 0 || c.busy == c.workers);
+        const auto arrived = static_cast<std::uint64_t>(gate.arrived());
+        return (submitter.done || c.blocked > 0) && c == rig.log.last_counters(rig.id()) && c.busy == arrived &&
+               (c.queued == 0 || c.busy == c.workers) &&
+               rig.pool->accounting().in_flight() == arrived + c.queued + c.blocked;
       },
       "submissions settled");
   const std::uint32_t waiting = rig.pool->state().queued;
