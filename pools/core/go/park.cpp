@@ -10,31 +10,41 @@
 namespace poolscope::go {
 
 void Parker::ready() {
-  std::lock_guard g(m_);
-  ready_ = true;
-  // Under m_: the parked thread cannot see ready_, return and destroy the
-  // parker before this notify is done with it.
-  cv_.notify_one();
+  if (timed_) {
+    std::lock_guard g(m_);
+    wake_.store(kReady, std::memory_order_release);
+    // Under m_: the parked thread cannot see kReady, return and destroy the
+    // parker before this notify is done with it.
+    cv_.notify_one();
+  } else if (wake_.exchange(kReady, std::memory_order_acq_rel) == kAsleep) {
+    wake_.notify_one();  // it sleeps until this: it cannot be gone yet
+  }
 }
 
 int Parker::park() {
-  spin_until([&] { return state_.load(std::memory_order_acquire) != kWaiting; });
-  std::unique_lock lock(m_);
-  cv_.wait(lock, [&] { return ready_; });
-  return state_.load(std::memory_order_relaxed);
+  if (!spin_until([&] { return wake_.load(std::memory_order_acquire) == kReady; })) {
+    int awake = kAwake;
+    if (wake_.compare_exchange_strong(awake, kAsleep, std::memory_order_acq_rel))
+      do wake_.wait(kAsleep, std::memory_order_acquire);
+      while (wake_.load(std::memory_order_acquire) != kReady);
+  }
+  return claim_.load(std::memory_order_acquire);
 }
 
 int Parker::park_until(Clock& clock, Time deadline) {
-  spin_until([&] { return state_.load(std::memory_order_acquire) != kWaiting; });
+  if (spin_until([&] { return wake_.load(std::memory_order_acquire) == kReady; })) {
+    std::lock_guard g(m_);  // ready() may still hold it: wait until it is done with the parker
+    return claim_.load(std::memory_order_acquire);
+  }
   std::unique_lock lock(m_);
-  while (!ready_) {
-    if (cv_.wait_until(lock, clock, deadline) == std::cv_status::timeout && !ready_) {
+  while (wake_.load(std::memory_order_acquire) != kReady) {
+    if (cv_.wait_until(lock, clock, deadline) == std::cv_status::timeout &&
+        wake_.load(std::memory_order_acquire) != kReady) {
       if (claim(kTimedOut)) return kTimedOut;
       // A waker won the race with the deadline: take what it gives.
-      cv_.wait(lock, [&] { return ready_; });
     }
   }
-  return state_.load(std::memory_order_relaxed);
+  return claim_.load(std::memory_order_acquire);
 }
 
 int gomaxprocs() {

@@ -31,13 +31,18 @@ class Parker {
   static constexpr int kWaiting = -1;
   static constexpr int kTimedOut = -2;
 
+  // A parker that will wait with park_until() must say so before any waker
+  // can see it.
+  explicit Parker(bool timed = false) : timed_(timed) {}
+
   // The waker's side, under the channel's lock: true if this call won the
   // parker for case `which`.
   bool claim(int which) {
     int expected = kWaiting;
-    return state_.compare_exchange_strong(expected, which, std::memory_order_acq_rel);
+    return claim_.compare_exchange_strong(expected, which, std::memory_order_acq_rel);
   }
-  // The waker's side, after a successful claim and after writing the value.
+  // The waker's side, after a successful claim, once the value is written
+  // and the channel's lock released.
   void ready();
 
   // The parked thread's side: blocks until claimed and ready; returns the case.
@@ -47,10 +52,16 @@ class Parker {
   int park_until(Clock& clock, Time deadline);
 
  private:
-  std::atomic<int> state_{kWaiting};
+  // An untimed park sleeps on `wake_` itself (a futex): kAwake until the
+  // waker's ready() makes it kReady; kAsleep once the parked thread sleeps.
+  // A timed park sleeps on cv_ with the clock instead (so that a manual
+  // clock drives it), and ready() notifies that under m_.
+  enum : int { kAwake, kReady, kAsleep };
+  std::atomic<int> claim_{kWaiting};
+  std::atomic<int> wake_{kAwake};
+  const bool timed_;
   std::mutex m_;
   CondVar cv_;
-  bool ready_ = false;  // under m_
 };
 
 // Go's GOMAXPROCS: the GOMAXPROCS environment variable when it holds a

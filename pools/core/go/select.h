@@ -183,7 +183,7 @@ int select(Cases... args) {
   if (default_at >= 0) return default_at;
 
   // Pass 2: queue on every channel and park.
-  Parker p;
+  Parker p(timer != nullptr);
   std::array<detail::Sudog, n> sudogs{};
   detail::for_each_case(cases, [&](auto& c, int i) {
     if constexpr (detail::is_channel_case<std::decay_t<decltype(c)>>) {
