@@ -71,6 +71,15 @@ void PoolMetrics::add(const Event& e) {
       pending_[e.task].submitted = t;
       if (first_submit_ < 0) first_submit_ = t;
       break;
+    case EventKind::submitter_blocked:
+      pending_[e.task].blocked = t;
+      break;
+    case EventKind::submitter_unblocked:
+      if (auto it = pending_.find(e.task); it != pending_.end() && it->second.blocked >= 0) {
+        blocked_.push_back(t - it->second.blocked);
+        it->second.blocked = -1;
+      }
+      break;
     case EventKind::task_started: {
       last_progress_ = t;
       Pending& p = pending_[e.task];
@@ -171,6 +180,8 @@ Summary PoolMetrics::summary(std::int64_t end_of_workload) const {
   s.queue_wait = percentiles(queue_wait_);
   s.service = percentiles(service_);
   s.end_to_end = percentiles(end_to_end_);
+  s.blocked = percentiles(blocked_);
+  for (std::int64_t b : blocked_) s.blocked_total += b;
   s.final_workers = end_of_workload >= 0 ? counters_at(end_of_workload).workers : counters().workers;
   s.first_time = std::max<std::int64_t>(first_t_, 0);
   s.last_time = last_t_;

@@ -69,6 +69,10 @@ struct Summary {
   Percentiles queue_wait;  // submitted -> started
   Percentiles service;     // started -> ended
   Percentiles end_to_end;  // submitted -> ended
+  // A submitter's waits inside submit (ants' cond.Wait, a blocking coremax):
+  // one sample per wait, blocked -> unblocked; their sum is the time lost.
+  Percentiles blocked;
+  std::int64_t blocked_total = 0;  // ns
   double throughput = 0;   // tasks ended per scenario second, first submission to last end
   std::uint32_t peak_workers = 0, peak_busy = 0, peak_queued = 0, peak_blocked = 0;
   std::uint32_t final_workers = 0;  // when the workload ended (see PoolMetrics::summary)
@@ -112,7 +116,7 @@ class PoolMetrics {
 
  private:
   struct Pending {
-    std::int64_t submitted = -1, started = -1;
+    std::int64_t submitted = -1, started = -1, blocked = -1;
   };
   WorkerLane& lane(WorkerId w);
   static Percentiles percentiles(std::vector<std::int64_t> v);
@@ -123,7 +127,7 @@ class PoolMetrics {
   std::vector<WorkerLane> lanes_;
   std::unordered_map<WorkerId, std::size_t> lane_index_;
   std::unordered_map<TaskId, Pending> pending_;
-  std::vector<std::int64_t> queue_wait_, service_, end_to_end_;
+  std::vector<std::int64_t> queue_wait_, service_, end_to_end_, blocked_;
   Summary totals_;  // counts, maps and peaks; percentiles and means are filled in by summary()
   std::int64_t first_t_ = -1, last_t_ = 0, first_submit_ = -1, last_end_ = -1, last_progress_ = 0;
   double workers_area_ = 0, busy_area_ = 0;  // integrals over time, in counter x ns

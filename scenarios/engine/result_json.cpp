@@ -142,6 +142,8 @@ json summary_json(const metrics::Summary& s, const PoolOutcome& pool, bool trace
   j["queue_wait_s"] = percentiles_json(s.queue_wait);
   j["service_s"] = percentiles_json(s.service);
   j["end_to_end_s"] = percentiles_json(s.end_to_end);
+  j["blocked_s"] = percentiles_json(s.blocked);
+  j["blocked_total_s"] = static_cast<double>(s.blocked_total) / 1e9;
   j["workers"] = {{"peak", s.peak_workers},
                   {"final", s.final_workers},
                   {"mean", s.mean_workers},

@@ -140,3 +140,22 @@ TEST_CASE("metrics: a timestamp a few ns out of order does not run the timeline 
   CHECK(run.pool(0)->last_time() == 100);
   CHECK(run.pool(0)->summary().queue_wait.max == 0);
 }
+
+TEST_CASE("metrics: blocked submitters' time, one sample per wait, summed and as percentiles") {
+  Script s;
+  s.add(0, EventKind::task_submitted, 0, 1);
+  s.add(0, EventKind::submitter_blocked, 0, 1);
+  s.add(30 * ms, EventKind::submitter_unblocked, 0, 1);
+  s.add(30 * ms, EventKind::submitter_blocked, 0, 1);  // ants retries: a second wait of the same submit
+  s.add(40 * ms, EventKind::submitter_unblocked, 0, 1);
+  s.add(40 * ms, EventKind::task_submitted, 0, 2);
+  s.add(40 * ms, EventKind::submitter_blocked, 0, 2);
+  s.add(100 * ms, EventKind::submitter_unblocked, 0, 2);
+  RunMetrics run;
+  run.add(s.events);
+  Summary sum = run.pool(0)->summary();
+  CHECK(sum.blocked.count == 3);
+  CHECK(sum.blocked_total == 100 * ms);
+  CHECK(sum.blocked.p99 == 60 * ms);
+  CHECK(sum.blocked.p50 == 30 * ms);
+}
