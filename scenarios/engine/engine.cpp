@@ -40,6 +40,14 @@ Nanos effective_watchdog(const Scenario& s, const Workload& w) {
 }  // namespace
 
 // One pool in one segment: the pool, its submitters and clients, its closer.
+struct Run::Segment {
+  std::shared_ptr<AdjustableClock> clock;
+  std::vector<std::unique_ptr<Driver>> drivers;
+  ProcessSample before;
+  std::size_t threads_before = 0;
+  std::uint64_t peak_rss = 0;
+};
+
 struct Run::Driver {
   Driver(Run& r, std::size_t idx, AdjustableClock& c) : run(r), index(idx), entry(r.scenario_.pools[idx]), clock(c) {}
 
@@ -265,30 +273,39 @@ void Run::control() {
   finished_ = true;
 }
 
+// One segment of a run: the pools that run at once (all of them, or one at a
+// time when the scenario's schedule is sequential), in four phases.
 void Run::run_segment(const std::vector<std::size_t>& indices) {
-  std::shared_ptr<AdjustableClock> clock;
+  Segment seg;
+  seg.before = sample_process();
+  seg.threads_before = threads_created();
+  seg.peak_rss = seg.before.rss_bytes;
+  create_pools(seg, indices);
+  start_drivers(seg);
+  monitor(seg);
+  collect(seg, indices);
+}
+
+// The segment's clock and its pools, each with the driver that feeds it.
+void Run::create_pools(Segment& seg, const std::vector<std::size_t>& indices) {
   {
     // Published as soon as it exists, and born paused if the run is, so that
     // scenario time never moves unseen (now() reads 0 until then).
     std::lock_guard g(m_);
-    clock = std::make_shared<AdjustableClock>(scale_, paused_);
-    clock_ = clock;
+    seg.clock = std::make_shared<AdjustableClock>(scale_, paused_);
+    clock_ = seg.clock;
   }
-  std::vector<std::unique_ptr<Driver>> drivers;
-  ProcessSample before = sample_process();
-  std::size_t threads_before = threads_created();
-  std::uint64_t peak_rss = before.rss_bytes;
 
   const Registry& registry = Registry::global();
   for (std::size_t i : indices) {
-    auto d = std::make_unique<Driver>(*this, i, *clock);
+    auto d = std::make_unique<Driver>(*this, i, *seg.clock);
     outcome_.pools[i].name = d->entry.name;
     outcome_.pools[i].design = d->entry.design;
     outcome_.pools[i].config = d->entry.config;
     outcome_.pools[i].trace_id = kNoTrace;
     try {
       d->pool = registry.create(d->entry.design, d->entry.config,
-                                TraceTarget{.clock = clock.get(), .stream = &stream_, .name = d->entry.name});
+                                TraceTarget{.clock = seg.clock.get(), .stream = &stream_, .name = d->entry.name});
     } catch (const std::system_error& e) {
       // A design that starts a helper thread in its constructor (a cleaner,
       // a purge ticker, a dispatcher) and was refused it: this pool does
@@ -297,11 +314,11 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
       continue;
     }
     d->ctx.pool = d->pool.get();
-    d->ctx.clock = clock.get();
+    d->ctx.clock = seg.clock.get();
     outcome_.pools[i].name = d->entry.name;
     outcome_.pools[i].design = d->entry.design;
     outcome_.pools[i].trace_id = d->pool->trace().id();
-    drivers.push_back(std::move(d));
+    seg.drivers.push_back(std::move(d));
   }
   {
     std::lock_guard g(metrics_m_);
@@ -310,13 +327,17 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
   {
     // scale_ under the lock set_time_scale takes: from here on it updates these drivers too.
     std::lock_guard g(m_);
-    for (auto& d : drivers) {
+    for (auto& d : seg.drivers) {
       d->ctx.time_scale.store(scale_, std::memory_order_relaxed);
       live_.push_back(d.get());
     }
   }
+}
+
+// The submitters and closed-loop clients of every pool.
+void Run::start_drivers(Segment& seg) {
   const auto submitters = static_cast<std::size_t>(scenario_.submitters);
-  for (auto& d : drivers) {
+  for (auto& d : seg.drivers) {
     d->lateness.resize(submitters);
     d->client_tasks.resize(workload_.clients.size());
     d->active = static_cast<int>(submitters + workload_.clients.size());
@@ -341,8 +362,11 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
     }
   }
 
-  // Monitor: drain the trace into the metrics, watch for stalls, and shut the
-  // pools down once the workload is over.
+}
+
+// Drains the trace into the metrics, watches for stalls, and shuts the pools
+// down once the workload is over (or the run is stopped).
+void Run::monitor(Segment& seg) {
   std::vector<Event> batch;
   bool draining = false;
   bool hung = false;
@@ -353,15 +377,15 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
       std::lock_guard g(metrics_m_);
       metrics_.add(batch);
     }
-    peak_rss = std::max(peak_rss, sample_process().rss_bytes);
-    const Time now = clock->now();
+    seg.peak_rss = std::max(seg.peak_rss, sample_process().rss_bytes);
+    const Time now = seg.clock->now();
     bool stop;
     {
       std::lock_guard g(m_);
       stop = stop_requested_;
     }
 
-    for (auto& d : drivers) {
+    for (auto& d : seg.drivers) {
       PoolOutcome& out = outcome_.pools[d->index];
       if (d->closed) continue;
       if (out.stall) {
@@ -379,7 +403,7 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
       // The bound on the whole run: long past the workload's end and still
       // busy (tasks outstanding, or a submitter still inside submit).
       if ((in_flight > 0 || d->active > 0) && now > workload_.end + overrun_limit(watchdog_, workload_.end) &&
-          !clock->paused()) {
+          !seg.clock->paused()) {
         Time last_progress;
         {
           std::lock_guard g(metrics_m_);
@@ -404,7 +428,7 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
         const metrics::PoolMetrics* pm = metrics_.pool(out.trace_id);
         last_progress = Time(pm ? pm->last_progress() : 0);
       }
-      if (now - std::max(d->busy_since, last_progress) > watchdog_ && !clock->paused()) {
+      if (now - std::max(d->busy_since, last_progress) > watchdog_ && !seg.clock->paused()) {
         out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting()};
         d->stalled_at_wall = std::chrono::steady_clock::now();
         d->stop_submitting();
@@ -413,12 +437,12 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
       }
     }
 
-    bool submitted_all = std::all_of(drivers.begin(), drivers.end(), [](auto& d) { return d->active == 0; });
+    bool submitted_all = std::all_of(seg.drivers.begin(), seg.drivers.end(), [](auto& d) { return d->active == 0; });
     if (!draining && (stop || hung || (now >= workload_.end && submitted_all))) {
       // The end of the workload, or an early end: stop() or a pool that will not shut down.
       draining = true;
       bool early = stop || hung;
-      for (auto& d : drivers) {
+      for (auto& d : seg.drivers) {
         d->stop_submitting();
         if (early) d->ctx.cancel.cancel();
         // A graceful drain waits (below) for the work in flight to finish, with
@@ -426,26 +450,31 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
         if (early || scenario_.drain == ShutdownMode::now) d->start_closer(ShutdownMode::now);
       }
     } else if (draining && stop) {
-      for (auto& d : drivers) {
+      for (auto& d : seg.drivers) {
         d->ctx.cancel.cancel();
         d->start_closer(ShutdownMode::now);
       }
     }
     if (draining)
-      for (auto& d : drivers)
+      for (auto& d : seg.drivers)
         if (!d->closing && outstanding(d->pool->accounting()) == 0) d->start_closer(ShutdownMode::graceful);
-    if (draining && std::all_of(drivers.begin(), drivers.end(),
+    if (draining && std::all_of(seg.drivers.begin(), seg.drivers.end(),
                                 [&](auto& d) { return d->closed.load() || outcome_.pools[d->index].shutdown_hung; }))
       break;
     std::this_thread::sleep_for(options_.poll);
   }
 
+}
+
+// Joins the drivers and records each pool's outcome.
+void Run::collect(Segment& seg, const std::vector<std::size_t>& indices) {
+  std::vector<Event> batch;
   {
     std::lock_guard g(m_);
     live_.clear();
-    done_before_ += clock->now();
+    done_before_ += seg.clock->now();
   }
-  for (auto& d : drivers) {
+  for (auto& d : seg.drivers) {
     PoolOutcome& out = outcome_.pools[d->index];
     if (out.shutdown_hung) {
       // Its threads are stuck (maybe holding its locks): leave them, the
@@ -455,7 +484,7 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
       out.children_refused = d->ctx.children_refused;
       (void)d.release();
       // Its threads may still wake on the segment's clock: keep that alive too.
-      (void)new std::shared_ptr<AdjustableClock>(clock);
+      (void)new std::shared_ptr<AdjustableClock>(seg.clock);
       continue;
     }
     for (Thread& t : d->threads) t.join();
@@ -475,9 +504,9 @@ void Run::run_segment(const std::vector<std::size_t>& indices) {
   if (scenario_.schedule == Schedule::sequential && indices.size() == 1) {
     ProcessSample after = sample_process();
     PoolOutcome& out = outcome_.pools[indices[0]];
-    out.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
-    out.peak_rss_bytes = peak_rss;
-    out.threads_created = threads_created() - threads_before;
+    out.cpu_seconds = after.cpu_seconds - seg.before.cpu_seconds;
+    out.peak_rss_bytes = seg.peak_rss;
+    out.threads_created = threads_created() - seg.threads_before;
   }
   {
     std::lock_guard g(m_);

@@ -136,10 +136,16 @@ class Run {
 
  private:
   struct Driver;
+  struct Segment;
   void control();  // the controller thread
   // Records the first refused thread and ends the run early.
   void note_thread_refused(const std::string& which, const std::system_error& e);
   void run_segment(const std::vector<std::size_t>& pools);
+  // run_segment's phases.
+  void create_pools(Segment& seg, const std::vector<std::size_t>& pools);
+  void start_drivers(Segment& seg);
+  void monitor(Segment& seg);
+  void collect(Segment& seg, const std::vector<std::size_t>& pools);
 
   Scenario scenario_;
   RunOptions options_;
