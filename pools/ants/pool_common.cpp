@@ -1,3 +1,20 @@
+// ants.go's poolCommon, in its order. Index:
+//   newPool, start_           validate the size and options; start purge and ticktock
+//   purgeStaleWorkers         every ExpiryDuration: the expired idle workers get nil
+//   ticktock                  every 500 ms: the coarse clock workers are stamped with
+//   Tune, Release, ReleaseTimeout, Reboot, release_and_join
+//   retrieveWorker            a worker for a task (the call tree below)
+//   revertWorker              a worker back on the idle queue after its task
+//
+// clang-format off
+// How a task gets a worker:
+//   Submit(task) -> retrieveWorker
+//     workers.detach()                       an idle worker (stack: LIFO; PreAlloc ring: FIFO)
+//     | running < Cap -> workerCache.Get() -> run()   a new goroutine (worker.cpp)
+//     | Nonblocking or MaxBlockingTasks reached -> ErrPoolOverload
+//     | cond.Wait -> retry                   until revertWorker or a worker's exit signals
+//   -> worker.inputFunc(task)                its channel; the worker runs it, then revertWorker
+// clang-format on
 #include "pools/ants/pool_common.h"
 
 #include <string>

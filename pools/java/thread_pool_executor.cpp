@@ -1,3 +1,14 @@
+// Index (the life of a task and its worker):
+//   execute            the three steps: a core thread, else the queue, else a
+//                      non-core thread, else reject
+//   reject, remove
+//   addWorker          count the worker in ctl (retry loop), make it, start its thread
+//   addWorkerFailed    roll back a worker that could not start
+//   runWorker          its loop: the first task, then getTask until null
+//   getTask            take from the queue, timed when culling applies; null = exit
+//   processWorkerExit  uncount, tryTerminate, replace it if needed
+//
+//   execute -> addWorker -> Worker thread -> runWorker -> getTask ... -> processWorkerExit
 // The life of a task and its worker, in that order (not Java's file order):
 // execute, addWorker, runWorker, getTask, processWorkerExit. Shutdown and
 // termination are in run_state.cpp, the settings and statistics in

@@ -1,3 +1,13 @@
+// The scenario engine: one Run drives every pool of a scenario. Index:
+//   Run::Run, start, stop, wait         the controller thread runs control()
+//   control                            the segments: all pools at once, or one at a time
+//   run_segment                        one segment, in four phases:
+//     create_pools                     the segment's clock, each pool from the registry
+//     start_drivers                    submitters and closed-loop clients per pool
+//     monitor                          drain the trace into the metrics, the watchdog,
+//                                      the shutdown once the workload is over
+//     collect                          join the drivers, record each pool's outcome
+//   Driver                             one pool's submitters, clients and closer
 #include "scenarios/engine/engine.h"
 
 #include <algorithm>
