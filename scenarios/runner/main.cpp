@@ -37,8 +37,12 @@ constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
 // SIGINT / SIGTERM: the first asks the run to stop (it then writes what it
 // has, status "stopped"); the second ends the process at once, removing the
 // temporary file of a result being written. Exit code 128 + the signal.
-volatile std::sig_atomic_t g_signal = 0;
+// Atomics, not a volatile sig_atomic_t: the handler may run on any of the
+// run's threads, and the main thread reads the flag (a lock-free atomic is
+// safe in a handler, and a race-free read from another thread).
+std::atomic<int> g_signal{0};
 std::atomic<int> g_signals{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void on_signal(int sig) {
   if (g_signals.fetch_add(1) >= 1) {

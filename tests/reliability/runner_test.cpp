@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -48,6 +49,7 @@ bool temporary_left(const fs::path& dir) {
 // a signal sent at once is pending until the runner has its handlers.
 struct Child {
   pid_t pid = -1;
+  fs::path err;
   explicit Child(const std::vector<std::string>& args, const fs::path& out = "/dev/null") {
     std::vector<char*> argv;
     std::string runner = POOLSCOPE_RUNNER;
@@ -66,10 +68,22 @@ struct Child {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    // Its stderr beside its stdout (a sanitizer's report lands there), or nowhere.
+    err = out == "/dev/null" ? fs::path("/dev/null") : fs::path(out.string() + ".stderr");
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     REQUIRE(posix_spawn(&pid, runner.c_str(), &fa, &attr, argv.data(), environ) == 0);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
+  }
+  // The main thread is asleep in the kernel (here: opening or writing a FIFO
+  // that has no reader yet). A sanitizer's runtime may keep threads of its
+  // own, so a thread count cannot say the run's threads are all gone.
+  bool main_thread_asleep() const {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const auto close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'S';
   }
   int threads() const {
     std::error_code ec;
@@ -232,7 +246,9 @@ TEST_CASE("SIGTERM during the run: stopped result, accounting balanced, exit 143
   Child c({"run", s.string(), "--json", "-"}, d / "stdout.json");
   REQUIRE(c.until([&] { return c.threads() >= 3; }));  // the run's threads are up
   ::kill(c.pid, SIGTERM);
-  CHECK(c.wait() == 143);
+  const int code = c.wait();
+  INFO("the runner's stderr: " << slurp(c.err));
+  REQUIRE(code == 143);
   json r = json::parse(slurp(d / "stdout.json"));  // whole JSON on stdout, not truncated
   CHECK(r["status"] == "stopped");
   for (const json& p : r["pools"]) CHECK(p["summary"]["invariant"]["holds"] == true);
@@ -248,19 +264,24 @@ TEST_CASE("Ctrl-C while the result is being written: the write completes; a seco
   {
     // The runner finishes the run, then blocks writing to the FIFO (no reader yet).
     Child c({"run", s.string(), "-q", "--out", (d / "r.json").string(), "--json", fifo.string()});
-    REQUIRE(c.until([&] { return fs::exists(d / "r.json") && c.threads() == 1; }));
+    REQUIRE(c.until([&] { return fs::exists(d / "r.json") && c.main_thread_asleep(); }));
     ::kill(c.pid, SIGINT);
     std::string got = slurp(fifo);  // now a reader: the write goes on
     CHECK(c.wait() == 130);
     CHECK(json::parse(got)["status"] == "ok");  // the run had ended: its result is whole
   }
+#if !defined(__SANITIZE_THREAD__)
+  // Not under ThreadSanitizer: its runtime defers a signal's handler while the
+  // thread is blocked in open() of a FIFO, so neither Ctrl-C is seen until a
+  // reader comes (the runner built without it ends at once, as checked here).
   {
     fs::remove(d / "r.json");
     Child c({"run", s.string(), "-q", "--out", (d / "r.json").string(), "--json", fifo.string()});
-    REQUIRE(c.until([&] { return fs::exists(d / "r.json") && c.threads() == 1; }));
+    REQUIRE(c.until([&] { return fs::exists(d / "r.json") && c.main_thread_asleep(); }));
     ::kill(c.pid, SIGINT);
     ::kill(c.pid, SIGINT);
     CHECK(c.wait() == 130);
   }
+#endif
   CHECK_FALSE(temporary_left(d));
 }
