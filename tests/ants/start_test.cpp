@@ -66,6 +66,8 @@ TEST_CASE("ants: a purged worker's thread is joined at the next purge tick, not 
         return rig.log.count(is_kind(EventKind::cleaner_pass, ants::rules::kPurgeTick)) == 2;
       },
       "the next tick");
-  CHECK(p->threads_unjoined() == 0);  // joined, not kept until release (Go: the goroutines are gone)
+  // The tick joins them just after it traces its pass: joined, not kept until
+  // release (Go: the goroutines are gone).
+  await_condition([&] { return p->threads_unjoined() == 0; }, "the reaped workers' threads joined by the tick");
   CHECK(live_threads() == base);
 }
