@@ -155,6 +155,10 @@ void WorkerPool::dispatch() {
         break;
       }
       case 1: {
+        // C++: Go resets the timer last; here it is first, so that the next
+        // deadline is read before the tick is traced (a test that moves the
+        // clock on seeing the tick cannot push it a period later).
+        timeout_.Reset(idleTimeout_);
         // Timed out waiting for work to arrive. Kill a ready worker if pool
         // has been idle for a whole timeout.
         const auto ready = static_cast<std::int64_t>(workerQueue.receivers_waiting());
@@ -162,7 +166,6 @@ void WorkerPool::dispatch() {
         if (killed) workerCount--, workerCount_--;
         trace_.cleaner_pass(idle ? kIdleTick : kTickAfterTask, ready, killed ? 1 : 0);
         idle = true;
-        timeout_.Reset(idleTimeout_);
         break;
       }
     }
