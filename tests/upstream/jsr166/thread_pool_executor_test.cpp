@@ -1047,8 +1047,10 @@ TEST_CASE("jsr166 TPE: testTimedInvokeAll6") {
   std::vector<Future<std::string>> futures;
   std::thread caller([&] { futures = p->invoke_all(std::move(tasks), timeout); });
   waiterStarted.await();
-  // The caller parks in get(timeout) on the waiter's future; the waiter sleeps.
+  // The caller parks in get(timeout) on the waiter's future; the waiter sleeps;
+  // and the two fast tasks have run (the second waits for the first's worker).
   CHECK(rig.clock.await_waiters(2));
+  poolscope::test::await_condition([&] { return p->get_completed_task_count() >= 2; }, "the fast tasks done");
   rig.clock.advance(timeout);
   caller.join();
   REQUIRE(futures.size() == 3);
