@@ -57,14 +57,14 @@ class ThreadPool {
 
   PoolTrace trace_;
   const int max_queue_;
-  mutable std::mutex mtx_;
+  mutable Mutex mtx_;
   CondVar cond_;
   std::deque<Job> queue_;
   int waiting_ = 0;        // may become negative, as in nginx
   bool stopping_ = false;  // TODO(step 3): nginx needs no flag: exit tasks do it
   int alive_ = 0;
   std::vector<Thread> threads_;
-  std::mutex destroying_;
+  Mutex destroying_;
 };
 
 }  // namespace poolscope::lab01

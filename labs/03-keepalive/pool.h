@@ -90,7 +90,7 @@ class Pool {
   bool enTaskQueue(Job& task);
   Job deTaskQueue() { return taskQueue_.poll(); }
   bool isNeedBlocking() const;
-  Error blockWait(std::unique_lock<std::mutex>& lock, Job& task);
+  Error blockWait(std::unique_lock<Mutex>& lock, Job& task);
   Error handleReject(Job& task);
   void closeLocked(std::vector<Job>& dropped);  // close(), with lock_ held; adds what it drops
   void handlePanic(std::exception_ptr panic);
@@ -99,7 +99,7 @@ class Pool {
   const int coreSize_;
   std::atomic<int> runningSize_{0};
   std::atomic<int> status_{kRunningStatus};
-  mutable std::mutex lock_;
+  mutable Mutex lock_;
   CondVar cond_;     // blocked submitters wait here for a worker to go idle
   Workers workers_;  // idle workers
   TaskQueue taskQueue_;

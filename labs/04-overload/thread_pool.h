@@ -68,7 +68,7 @@ class ThreadPool {
   const int max_queue_;
   const OnFull on_full_;
   const int max_blocking_tasks_;  // 0: no limit (ants' MaxBlockingTasks)
-  mutable std::mutex mtx_;
+  mutable Mutex mtx_;
   CondVar cond_;
   std::deque<Job> queue_;  // an empty Job is an exit task
   int waiting_ = 0;        // may become negative, as in nginx
@@ -77,7 +77,7 @@ class ThreadPool {
   bool closed_ = false;
   CondVar room_;  // blocked submitters wait here (ants' cond)
   std::vector<Thread> threads_;
-  std::mutex destroying_;
+  Mutex destroying_;
 };
 
 }  // namespace poolscope::lab04

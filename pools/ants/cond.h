@@ -23,7 +23,7 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
+#include "pools/core/clock.h"
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -69,7 +69,7 @@ class Cond {
   struct Sleeper {
     Ticket ticket;
     bool woken = false;
-    std::condition_variable cv;
+    CondVar cv;
   };
 
   void park(Ticket t) {
@@ -102,7 +102,7 @@ class Cond {
     }
   }
 
-  mutable std::mutex m_;            // orders a sleeper's check-and-park against notifications
+  mutable Mutex m_;            // orders a sleeper's check-and-park against notifications
   std::vector<Sleeper*> parked_;    // oldest first; guarded by m_
   std::atomic<int> sleepers_{0};    // in park(), parked or about to be
   std::atomic<Ticket> signals_{0};  // Signals and Broadcasts so far: the tickets

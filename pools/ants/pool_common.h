@@ -148,11 +148,11 @@ class PoolCommon {
   const Label idleRule_;
 
   // allDone, for release_timeout and release_and_join.
-  std::mutex allDoneM_;
+  Mutex allDoneM_;
   CondVar allDone_;
 
   // purge and ticktock. A stopped Ticker is Go's cancelled context.
-  std::mutex lifecycle_;  // guards the four members below (Go leaves them unguarded)
+  Mutex lifecycle_;  // guards the four members below (Go leaves them unguarded)
   std::shared_ptr<go::Ticker> stopPurge_;
   std::shared_ptr<go::Ticker> stopTicktock_;
   Thread purgeThread_;

@@ -80,7 +80,7 @@ class Adapter final : public poolscope::Pool {
   json config_;
   std::string live_;
   SubmitGate gate_;
-  std::mutex shutdown_m_;
+  Mutex shutdown_m_;
 };
 
 // The original's error as a config error on the parameter that caused it.

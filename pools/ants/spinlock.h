@@ -4,7 +4,7 @@
 // v2.4.7; it was 64 before). Not reentrant, not fair.
 //
 // Go's runtime.Gosched() hands the processor to another goroutine, which is
-// cheap; std::this_thread::yield() asks the OS scheduler, which is not, so
+// cheap; this_thread::yield() asks the OS scheduler, which is not, so
 // contention costs more here than in Go. The lock is BasicLockable, so the
 // pool's condition variable (poolscope::CondVar, a condition_variable_any)
 // waits on it exactly as Go's sync.NewCond(p.lock) does.
@@ -13,6 +13,8 @@
 #include <atomic>
 #include <cstdint>
 #include <thread>
+
+#include "pools/core/sync.h"
 
 namespace poolscope::ants {
 
@@ -24,7 +26,7 @@ class SpinLock {
     int backoff = 1;
     for (std::uint32_t unlocked = 0; !state_.compare_exchange_strong(unlocked, 1, std::memory_order_acquire);
          unlocked = 0) {
-      for (int i = 0; i < backoff; ++i) std::this_thread::yield();
+      for (int i = 0; i < backoff; ++i) this_thread::yield();
       if (backoff < maxBackoff) backoff <<= 1;
     }
   }

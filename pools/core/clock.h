@@ -12,6 +12,10 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
+
+#include "pools/core/sim/wait_list.h"
+#include "pools/core/sync.h"
 
 namespace poolscope {
 
@@ -40,16 +44,22 @@ class LockRef {
 
 // A condition variable whose timed waits follow a poolscope Clock. Untimed
 // waits and notifications behave like std::condition_variable_any (it works
-// with any lock, e.g. ants' spin lock).
+// with any lock, e.g. ants' spin lock). Inside a simulation (sim/world.h)
+// every wait and notify is the World's, and a timed wait's deadline is on the
+// World's virtual time whichever clock is passed.
 class CondVar {
  public:
   template <class Lock>
   void wait(Lock& lock) {
+    if (sim::active()) [[unlikely]] {
+      sim_wait(LockRef(lock), std::nullopt);
+      return;
+    }
     cv_.wait(lock);
   }
   template <class Lock, class Pred>
   void wait(Lock& lock, Pred pred) {
-    cv_.wait(lock, pred);
+    while (!pred()) wait(lock);
   }
   // Waits until notified or until `clock` reaches `deadline` (spurious wake-ups
   // possible, as with any condition variable). Returns timeout once the
@@ -59,14 +69,28 @@ class CondVar {
   template <class Lock, class Pred>
   bool wait_until(Lock& lock, Clock& clock, Time deadline, Pred pred);
 
-  void notify_one() noexcept { cv_.notify_one(); }
-  void notify_all() noexcept { cv_.notify_all(); }
+  void notify_one() noexcept {
+    if (sim::active()) [[unlikely]]
+      return sim_notify(false);
+    cv_.notify_one();
+  }
+  void notify_all() noexcept {
+    if (sim::active()) [[unlikely]]
+      return sim_notify(true);
+    cv_.notify_all();
+  }
 
  private:
   friend class SteadyClock;
   friend class ManualClock;
   friend class AdjustableClock;
+  std::cv_status sim_wait(LockRef lock, std::optional<Time> deadline);
+  // `deadline` on `clock` as the World's virtual time (a clock may count
+  // from its own origin, as each segment of a sequential run does).
+  static Time sim_deadline(Clock& clock, Time deadline);
+  void sim_notify(bool all) noexcept;
   std::condition_variable_any cv_;
+  sim::WaitList sim_waiters_;  // simulated runs only
 };
 
 class Clock {
@@ -165,6 +189,8 @@ Clock& default_clock();
 
 template <class Lock>
 std::cv_status CondVar::wait_until(Lock& lock, Clock& clock, Time deadline) {
+  if (sim::active()) [[unlikely]]
+    return sim_wait(LockRef(lock), sim_deadline(clock, deadline));
   return clock.wait_until(*this, LockRef(lock), deadline);
 }
 

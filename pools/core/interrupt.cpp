@@ -1,14 +1,23 @@
 #include "pools/core/interrupt.h"
 
+#include "pools/core/sim/world.h"
+
 namespace poolscope {
 
 namespace {
-thread_local InterruptFlag own_interrupt;              // any thread's own status
-thread_local InterruptFlag* current = &own_interrupt;  // a worker's while it runs
+struct ThreadInterrupt {
+  InterruptFlag own;               // the thread's own status
+  InterruptFlag* current = nullptr;  // a worker's while it runs
+};
+struct InterruptTag;
+ThreadInterrupt& this_thread_interrupt() { return sim::thread_value<ThreadInterrupt, InterruptTag>(); }
 }  // namespace
 
-InterruptFlag& current_interrupt() { return *current; }
-void set_current_interrupt(InterruptFlag* flag) { current = flag ? flag : &own_interrupt; }
+InterruptFlag& current_interrupt() {
+  ThreadInterrupt& t = this_thread_interrupt();
+  return t.current ? *t.current : t.own;
+}
+void set_current_interrupt(InterruptFlag* flag) { this_thread_interrupt().current = flag; }
 
 bool sleep_interruptibly(Clock& clock, Nanos d) {
   InterruptFlag& self = current_interrupt();

@@ -47,7 +47,7 @@ class InterruptFlag {
 
  private:
   std::atomic<bool> flag_{false};
-  std::mutex m_;
+  Mutex m_;
   CondVar wake_;
   bool permit_ = false;  // guarded by m_
 };

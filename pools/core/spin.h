@@ -11,7 +11,10 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <thread>
+
+#include "pools/core/sync.h"
 
 namespace poolscope {
 
@@ -19,8 +22,14 @@ namespace poolscope {
 // around a dispatch loop, shorter than a wake-up costs.
 inline constexpr std::chrono::microseconds kSpinBeforePark{20};
 
-// True if Go would spin here: gomaxprocs() > 1 (read once).
+// True if Go would spin here: gomaxprocs() > 1 (read once; inside a
+// simulation, the modelled machine's CPUs).
 bool may_spin();
+
+// Inside a simulation: spins in rounds that each hold a virtual CPU, so that
+// a spinner costs what it would on the modelled machine and lets the thread
+// it waits for run.
+bool sim_spin_until(std::move_only_function<bool()> ready);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -34,6 +43,8 @@ inline void cpu_relax() {
 // `ready()`'s last answer. The caller parks when it is false.
 template <class Ready>
 bool spin_until(Ready ready) {
+  if (sim::active()) [[unlikely]]
+    return sim_spin_until(std::move_only_function<bool()>(std::ref(ready)));
   if (!may_spin()) return ready();
   const auto deadline = std::chrono::steady_clock::now() + kSpinBeforePark;
   for (;;) {

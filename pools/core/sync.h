@@ -13,7 +13,10 @@
 // check, tests/tools/check_reading.sh, enforces it outside pools/core/).
 #pragma once
 
+#include <atomic>
 #include <mutex>
+
+#include "pools/core/sim/wait_list.h"
 
 namespace poolscope {
 
@@ -24,6 +27,23 @@ inline thread_local World* t_active = nullptr;
 }
 // The simulation running on this OS thread, or nullptr in a real run.
 inline World* active() noexcept { return detail::t_active; }
+
+void* local(World* w, const void* key, void* (*make)(), void (*destroy)(void*));
+
+// A thread_local that follows the simulated thread: under a running World
+// each simulated thread has its own T (they all share one OS thread), else
+// the OS thread's own. `Tag` names the variable. For the few per-thread
+// values of poolscope (a thread's interrupt status, ...).
+template <class T, class Tag>
+T& thread_value() {
+  if (World* w = active()) [[unlikely]] {
+    static const char key = 0;
+    return *static_cast<T*>(local(w, &key, [] { return static_cast<void*>(new T()); },
+                                  [](void* p) { delete static_cast<T*>(p); }));
+  }
+  thread_local T value{};
+  return value;
+}
 }  // namespace sim
 
 class Mutex {
@@ -55,8 +75,47 @@ class Mutex {
 
   std::mutex m_;
   // Simulated runs only: who holds it, and the threads blocked on it.
-  void* sim_owner_ = nullptr;
-  void* sim_waiters_ = nullptr;
+  const void* sim_owner_ = nullptr;
+  sim::WaitList sim_waiters_;
+};
+
+// Java's ReentrantLock, std::recursive_mutex's behaviour on a Mutex: the
+// thread that holds it may take it again, and releases it with as many
+// unlocks. Inside a simulation the holder is the simulated thread.
+class RecursiveMutex {
+ public:
+  void lock() {
+    const void* me = self();
+    if (owner_.load(std::memory_order_relaxed) == me) {
+      ++depth_;
+      return;
+    }
+    m_.lock();
+    owner_.store(me, std::memory_order_relaxed);
+    depth_ = 1;
+  }
+  bool try_lock() {
+    const void* me = self();
+    if (owner_.load(std::memory_order_relaxed) == me) {
+      ++depth_;
+      return true;
+    }
+    if (!m_.try_lock()) return false;
+    owner_.store(me, std::memory_order_relaxed);
+    depth_ = 1;
+    return true;
+  }
+  void unlock() {
+    if (--depth_ > 0) return;
+    owner_.store(nullptr, std::memory_order_relaxed);
+    m_.unlock();
+  }
+
+ private:
+  static const void* self();  // the calling thread's identity
+  Mutex m_;
+  std::atomic<const void*> owner_{nullptr};  // read unlocked: only its own thread can find itself there
+  int depth_ = 0;
 };
 
 namespace this_thread {

@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <mutex>
 #include <system_error>
+#include <utility>
+
+#include "pools/core/sim/world.h"
 
 namespace poolscope {
 
@@ -43,6 +46,14 @@ Thread::Thread(std::string name, std::move_only_function<void()> body) {
     throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
                             "poolscope::testing::refuse_threads");
   g_live.fetch_add(1, std::memory_order_relaxed);
+  if (sim::World* w = sim::active()) [[unlikely]] {
+    v_ = w->spawn(std::move(name), [body = std::move(body)]() mutable {
+      body();
+      g_live.fetch_sub(1, std::memory_order_release);
+    });
+    g_created.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   try {
     t_ = std::thread([name = std::move(name), body = std::move(body)]() mutable {
       pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
@@ -56,19 +67,25 @@ Thread::Thread(std::string name, std::move_only_function<void()> body) {
   g_created.fetch_add(1, std::memory_order_relaxed);
 }
 
+Thread::Thread(Thread&& other) noexcept : t_(std::move(other.t_)), v_(std::exchange(other.v_, nullptr)) {}
+
 Thread& Thread::operator=(Thread&& other) noexcept {
   if (this != &other) {
-    if (t_.joinable()) t_.join();
+    join();
     t_ = std::move(other.t_);
+    v_ = std::exchange(other.v_, nullptr);
   }
   return *this;
 }
 
-Thread::~Thread() {
-  if (t_.joinable()) t_.join();
-}
+Thread::~Thread() { join(); }
 
 void Thread::join() {
+  if (v_) {
+    // Outside its World (which has ended and abandoned it) there is nothing to join.
+    if (sim::World* w = sim::active()) w->join(v_);
+    v_ = nullptr;
+  }
   if (t_.joinable()) t_.join();
 }
 

@@ -2,6 +2,7 @@
 // (visible in gdb, top and perf) and is counted, so tests can prove that a
 // destroyed pool left no thread behind. Unlike std::thread, a Thread that is
 // still joinable is joined on destruction rather than calling std::terminate.
+// Started inside a simulation, it is one of the World's threads.
 #pragma once
 
 #include <cstddef>
@@ -11,22 +12,28 @@
 
 namespace poolscope {
 
+namespace sim {
+struct VThread;
+}
+
 class Thread {
  public:
   Thread() = default;
   // Starts `body` on a new OS thread named `name` (truncated to 15 chars, the
   // Linux limit). Throws std::system_error if the OS refuses a new thread.
   Thread(std::string name, std::move_only_function<void()> body);
-  Thread(Thread&&) noexcept = default;
+  Thread(Thread&& other) noexcept;
   Thread& operator=(Thread&& other) noexcept;
   ~Thread();
 
-  bool joinable() const { return t_.joinable(); }
+  bool joinable() const { return t_.joinable() || v_; }
   void join();
-  std::thread::id id() const { return t_.get_id(); }
 
  private:
   std::thread t_;
+  // Inside a simulation (sim/world.h) the thread is the World's: a fiber,
+  // started and joined through it.
+  sim::VThread* v_ = nullptr;
 };
 
 // Threads started through Thread whose body has not yet returned.

@@ -54,7 +54,7 @@ class FasthttpPool final : public Pool {
   Params params_;
   WorkerPool wp_;
   SubmitGate gate_;
-  std::mutex shutdown_;
+  Mutex shutdown_;
 };
 
 Design fasthttp_design() {

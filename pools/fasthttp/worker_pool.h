@@ -21,7 +21,7 @@
 //   it and joins its thread at once instead of leaving it to finish its sleep.
 #pragma once
 
-#include <condition_variable>
+#include "pools/core/clock.h"
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -98,11 +98,11 @@ class WorkerPool {
   PoolTrace trace_;
   go::SyncPool<workerChan> workerChanPool;  // Go's sync.Pool of workerChans
 
-  mutable std::mutex lock;
+  mutable Mutex lock;
   int workersCount = 0;
   bool mustStop = false;
   std::vector<workerChan*> ready;   // the LIFO stack: release pushes, getCh pops, clean trims the bottom
-  std::condition_variable exited_;  // notified when workersCount drops to 0, for join()
+  CondVar exited_;  // notified when workersCount drops to 0, for join()
 
   std::unique_ptr<StopCh> stopCh;  // null: not started (Go: stopCh == nil)
   Thread cleaner_;                 // C++: joined by stop(), which destroys stopCh

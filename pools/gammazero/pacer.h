@@ -54,7 +54,7 @@ class Pacer {
 
   Clock& clock_;
   const Nanos delay_;
-  mutable std::mutex m_;
+  mutable Mutex m_;
   CondVar loop_cv_;            // the loop waits for a caller at the gate, or for resume
   CondVar sleep_cv_;           // the loop sleeps `delay`; only stop() interrupts it
   CondVar caller_cv_;          // callers of next() wait to pass; pause()/resume() wait for their turn

@@ -110,7 +110,7 @@ class WorkerPool {
   go::Chan<handed> workerQueue;
   go::Chan<empty> stopSignal;
   Deque<Job> waitingQueue;  // the dispatcher's alone
-  mutable std::mutex stopLock;
+  mutable Mutex stopLock;
   std::once_flag stopOnce;
   bool stopped = false;  // under stopLock
   std::atomic<int> waiting{0};

@@ -35,7 +35,7 @@ class ArrayBlockingQueue final : public BlockingQueue {
   std::size_t takeIndex_ = 0;
   std::size_t putIndex_ = 0;
   std::size_t count_ = 0;
-  mutable std::mutex lock_;
+  mutable Mutex lock_;
   CondVar notEmpty_;
 };
 

@@ -59,20 +59,23 @@ class TimeoutException : public std::runtime_error {
 // it, or a cancel came first), so that the worker's trace records
 // task_threw for a task whose run() itself returned: submit()'s failures
 // are still failures.
-inline thread_local bool tl_future_caught_exception = false;
+// (Per simulated thread inside a simulation: a switch may come between the
+// set and the read.)
+struct FutureCaughtTag;
+inline bool& future_caught_exception() { return sim::thread_value<bool, FutureCaughtTag>(); }
 
 // PoolTrace::run, plus what a FutureTask kept: runs `job` as worker `w` and
 // records started, then finished or threw. Returns what escaped job.fn.
 inline std::exception_ptr run_traced(PoolTrace& trace, WorkerId w, Job& job) {
   trace.started(w, job.id);
-  tl_future_caught_exception = false;
+  future_caught_exception() = false;
   try {
     job.fn();
   } catch (...) {
     trace.threw(w, job.id);
     return std::current_exception();
   }
-  if (std::exchange(tl_future_caught_exception, false))
+  if (std::exchange(future_caught_exception(), false))
     trace.threw(w, job.id);
   else
     trace.finished(w, job.id);
@@ -111,7 +114,7 @@ class FutureTask final : public Cancellable {
       }
     } catch (...) {
       ex = std::current_exception();
-      tl_future_caught_exception = true;  // C++: for the trace (run_traced)
+      future_caught_exception() = true;  // C++: for the trace (run_traced)
     }
     std::lock_guard g(m_);
     if (ex)
@@ -223,7 +226,7 @@ class FutureTask final : public Cancellable {
   Callable callable_;
   Clock& clock_;
   std::move_only_function<void()> done_;
-  mutable std::mutex m_;
+  mutable Mutex m_;
   State state_ = NEW;                    // guarded by m_, as are the rest
   std::optional<Value> outcome_;         // NORMAL's result
   std::exception_ptr exception_;         // EXCEPTIONAL's cause

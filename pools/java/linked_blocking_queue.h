@@ -46,9 +46,9 @@ class LinkedBlockingQueue final : public BlockingQueue {
   std::atomic<int> count_{0};
   std::unique_ptr<Node> head_;  // the dummy; head_->next is the first task
   Node* last_;                  // the last node (the dummy when empty)
-  mutable std::mutex takeLock_;
+  mutable Mutex takeLock_;
   CondVar notEmpty_;
-  mutable std::mutex putLock_;
+  mutable Mutex putLock_;
 };
 
 }  // namespace poolscope::java

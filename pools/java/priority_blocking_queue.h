@@ -31,7 +31,7 @@ class PriorityBlockingQueue final : public BlockingQueue {
   Runnable dequeue();  // with lock_ held and the heap not empty
 
   std::vector<Runnable> queue_;  // a max-heap on priority
-  mutable std::mutex lock_;
+  mutable Mutex lock_;
   CondVar notEmpty_;
 };
 

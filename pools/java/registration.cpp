@@ -140,7 +140,7 @@ class JavaPool final : public Pool {
   const PoolTrace& trace() const override { return impl_.trace(); }
 
  private:
-  mutable std::mutex m_;  // guards handler_ (the name; the executor has its own copy of the policy)
+  mutable Mutex m_;  // guards handler_ (the name; the executor has its own copy of the policy)
   std::string handler_;
   ThreadPoolExecutor impl_;
   SubmitGate gate_;

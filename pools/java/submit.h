@@ -48,7 +48,7 @@ class CompletionQueue {
 
  private:
   InterruptFlag& owner_;
-  std::mutex m_;
+  Mutex m_;
   std::deque<Future<V>> done_;
 };
 }  // namespace detail

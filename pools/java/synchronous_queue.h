@@ -41,7 +41,7 @@ class SynchronousQueue final : public BlockingQueue {
   // transfer(): waits (until `deadline`, if given) for a producer to fill the node.
   Runnable transfer(InterruptFlag& self, const Time* deadline);
 
-  std::mutex lock_;
+  Mutex lock_;
   std::vector<Waiter*> waiters_;  // a stack: back() arrived last and is matched first
 };
 

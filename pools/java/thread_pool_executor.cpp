@@ -21,6 +21,8 @@
 
 namespace poolscope::java {
 
+bool ThreadPoolExecutor::ById::operator()(const Worker* a, const Worker* b) const { return a->id < b->id; }
+
 ThreadPoolExecutor::ThreadPoolExecutor(int corePoolSize, int maximumPoolSize, Nanos keepAliveTime,
                                        std::unique_ptr<BlockingQueue> workQueue,
                                        std::shared_ptr<ThreadFactory> threadFactory,

@@ -32,8 +32,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "pools/core/pool.h"
@@ -217,8 +217,14 @@ class ThreadPoolExecutor {
   const std::unique_ptr<BlockingQueue> workQueue_;
   // Java's ReentrantLock: shutdown() holds it while interruptIdleWorkers()
   // takes it again.
-  mutable std::recursive_mutex mainLock_;
-  std::unordered_set<Worker*> workers_;  // guarded by mainLock_
+  mutable RecursiveMutex mainLock_;
+  // C++: in worker-id order, where Java's HashSet goes by identity hash: the
+  // same run visits its workers in the same order (interruptIdleWorkers(true)
+  // interrupts the first), which a simulation needs to be repeatable.
+  struct ById {
+    bool operator()(const Worker* a, const Worker* b) const;
+  };
+  std::set<Worker*, ById> workers_;  // guarded by mainLock_
   CondVar termination_;                  // on mainLock_
   int largestPoolSize_ = 0;              // guarded by mainLock_
   std::int64_t completedTaskCount_ = 0;  // guarded by mainLock_

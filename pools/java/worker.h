@@ -10,7 +10,7 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
+#include "pools/core/clock.h"
 #include <list>
 #include <mutex>
 #include <optional>
@@ -77,11 +77,11 @@ class ThreadPoolExecutor::WorkerThreads {
   void joinAll();  // once no new worker can be created (TERMINATED)
 
  private:
-  std::mutex m_;
-  std::condition_variable changed_;
+  Mutex m_;
+  CondVar changed_;
   std::list<Worker> all_;
   std::list<Worker> finished_;
-  std::mutex joining_;  // one joinAll at a time: a thread is joined once
+  Mutex joining_;  // one joinAll at a time: a thread is joined once
 };
 
 }  // namespace poolscope::java

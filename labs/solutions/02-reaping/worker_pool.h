@@ -50,7 +50,7 @@ class WorkerPool {
   PoolTrace trace_;
   const int maxWorkersCount_;
   const Nanos maxIdleWorkerDuration_;
-  mutable std::mutex lock_;
+  mutable Mutex lock_;
   int workersCount_ = 0;
   bool mustStop_ = false;
   std::vector<ChanRef> ready_;  // oldest lastUseTime first

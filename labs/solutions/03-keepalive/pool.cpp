@@ -127,7 +127,7 @@ bool Pool::isNeedBlocking() const {
 }
 
 // Waits on the pool's cond for a worker to go idle, then gives it the task.
-Error Pool::blockWait(std::unique_lock<std::mutex>& lock, Job& task) {
+Error Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
   blockSize_++;
   trace_.blocked(task.id);
   Worker* w = nullptr;

@@ -228,7 +228,7 @@ class Chan {
     return false;
   }
 
-  mutable std::mutex lock_;
+  mutable Mutex lock_;
   detail::WaitQ recvq_;
   detail::WaitQ sendq_;
   std::vector<T> buf_;  // the ring: cap slots, len_ of them full from head_

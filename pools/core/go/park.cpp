@@ -5,12 +5,17 @@
 #include <cstdlib>
 #include <string>
 
+#include "pools/core/sim/world.h"
 #include "pools/core/spin.h"
 
 namespace poolscope::go {
 
+// Inside a simulation every park takes the timed path: its Mutex and CondVar
+// are the World's, where the futex wait of the untimed path would be invisible.
+bool Parker::on_cv() const { return timed_ || sim::active(); }
+
 void Parker::ready() {
-  if (timed_) {
+  if (on_cv()) {
     std::lock_guard g(m_);
     wake_.store(kReady, std::memory_order_release);
     // Under m_: the parked thread cannot see kReady, return and destroy the
@@ -22,6 +27,7 @@ void Parker::ready() {
 }
 
 int Parker::park() {
+  if (on_cv()) return park_until(default_clock(), Time::max());
   if (!spin_until([&] { return wake_.load(std::memory_order_acquire) == kReady; })) {
     int awake = kAwake;
     if (wake_.compare_exchange_strong(awake, kAsleep, std::memory_order_acq_rel))
@@ -48,6 +54,8 @@ int Parker::park_until(Clock& clock, Time deadline) {
 }
 
 int gomaxprocs() {
+  if (sim::World* w = sim::active()) [[unlikely]]
+    return w->settings().cpus;  // the modelled machine's
   static const int n = [] {
     if (const char* env = std::getenv("GOMAXPROCS")) {
       char* end = nullptr;

@@ -57,10 +57,11 @@ class Parker {
   // A timed park sleeps on cv_ with the clock instead (so that a manual
   // clock drives it), and ready() notifies that under m_.
   enum : int { kAwake, kReady, kAsleep };
+  bool on_cv() const;
   std::atomic<int> claim_{kWaiting};
   std::atomic<int> wake_{kAwake};
   const bool timed_;
-  std::mutex m_;
+  Mutex m_;
   CondVar cv_;
 };
 

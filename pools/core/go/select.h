@@ -40,7 +40,7 @@ struct RecvCase {  // case v, ok := <-ch
   bool* ok;
   bool ok_ignored = false;
 
-  std::mutex* mutex() const { return ch ? &ch->lock_ : nullptr; }
+  Mutex* mutex() const { return ch ? &ch->lock_ : nullptr; }
   bool poll(detail::Sudog*& wake) { return ch && ch->recv_locked(into, ok ? ok : &ok_ignored, wake); }
   void enqueue(detail::Sudog& s) {
     s.elem = into;
@@ -56,7 +56,7 @@ struct SendCase {  // case ch <- v  (v is moved from only if this case runs)
   Chan<T>* ch;
   T* value;
 
-  std::mutex* mutex() const { return ch ? &ch->lock_ : nullptr; }
+  Mutex* mutex() const { return ch ? &ch->lock_ : nullptr; }
   bool poll(detail::Sudog*& wake) { return ch && ch->send_locked(*value, wake); }
   void enqueue(detail::Sudog& s) {
     s.elem = value;
@@ -123,7 +123,7 @@ int select(Cases... args) {
   int default_at = -1;
   const TimerCase* timer = nullptr;
   int timer_at = -1;
-  std::array<std::mutex*, n> locks{};
+  std::array<Mutex*, n> locks{};
   int nlocks = 0;
   detail::for_each_case(cases, [&](auto& c, int i) {
     using C = std::decay_t<decltype(c)>;
@@ -131,7 +131,7 @@ int select(Cases... args) {
       default_at = i;
     } else if constexpr (std::is_same_v<C, TimerCase>) {
       if (c.when != Time::max()) timer = &c, timer_at = i;
-    } else if (std::mutex* m = c.mutex()) {
+    } else if (Mutex* m = c.mutex()) {
       locks[static_cast<std::size_t>(nlocks++)] = m;
     }
   });

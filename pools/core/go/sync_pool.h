@@ -12,6 +12,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+
+#include "pools/core/sync.h"
 #include <vector>
 
 namespace poolscope::go {
@@ -46,7 +48,7 @@ class SyncPool {
   }
 
  private:
-  mutable std::mutex m_;
+  mutable Mutex m_;
   std::vector<std::unique_ptr<T>> all_;
   std::vector<T*> free_;
 };

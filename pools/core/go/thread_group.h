@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "pools/core/sync.h"
 #include "pools/core/thread.h"
 
 namespace poolscope::go {
@@ -39,7 +40,7 @@ class ThreadGroup {
   std::size_t size() const;
 
  private:
-  mutable std::mutex m_;
+  mutable Mutex m_;
   std::list<Thread> threads_;                      // started, not yet joined
   std::vector<std::list<Thread>::iterator> done_;  // of those, the ones whose body returned
 };

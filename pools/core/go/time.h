@@ -25,7 +25,7 @@ class Ticker {
 
  private:
   Clock& clock_;
-  mutable std::mutex m_;
+  mutable Mutex m_;
   CondVar cv_;
   Nanos period_;
   Time next_;

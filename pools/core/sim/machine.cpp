@@ -1,0 +1,77 @@
+#include "pools/core/sim/machine.h"
+
+#include <stdexcept>
+
+#include "pools/core/duration.h"
+
+namespace poolscope::sim {
+
+Costs costs_preset(std::string_view name) {
+  using namespace std::chrono_literals;
+  Costs c;
+  if (name == "os-threads") return c;
+  if (name == "goroutines") {
+    c.name = "goroutines";
+    c.start = 1us;
+    c.wake = 200ns;
+    c.handoff = 100ns;
+    c.yield = 50ns;
+    return c;
+  }
+  if (name == "free") {
+    c.name = "free";
+    c.start = c.wake = c.handoff = 0ns;
+    c.yield = 1ns;  // a spin loop must still move the clock, or it would spin forever at one instant
+    return c;
+  }
+  throw std::invalid_argument("unknown cost preset '" + std::string(name) + "' (expected one of: " +
+                              std::string(kCostPresets) + ")");
+}
+
+Costs parse_costs(std::string_view spec) {
+  std::string_view head = spec.substr(0, spec.find(','));
+  Costs c = costs_preset(head);
+  std::string_view rest = head.size() < spec.size() ? spec.substr(head.size() + 1) : std::string_view{};
+  bool changed = false;
+  while (!rest.empty()) {
+    std::string_view item = rest.substr(0, rest.find(','));
+    rest = item.size() < rest.size() ? rest.substr(item.size() + 1) : std::string_view{};
+    auto eq = item.find('=');
+    if (eq == std::string_view::npos)
+      throw std::invalid_argument("cost override '" + std::string(item) + "': expected key=duration, e.g. wake=5us");
+    std::string key(item.substr(0, eq));
+    Nanos* field = key == "start" ? &c.start : key == "wake" ? &c.wake : key == "handoff" ? &c.handoff
+                 : key == "yield" ? &c.yield : key == "quantum" ? &c.quantum : nullptr;
+    if (!field)
+      throw std::invalid_argument("cost override '" + key + "': expected one of start, wake, handoff, yield, quantum");
+    std::optional<Nanos> d = parse_duration(item.substr(eq + 1));
+    if (!d)
+      throw std::invalid_argument("cost override '" + key + "': '" + std::string(item.substr(eq + 1)) +
+                                  "' is not a duration (expected e.g. 20us, 1ms)");
+    *field = *d;
+    if (*field < Nanos(0)) throw std::invalid_argument("cost override '" + key + "': expected a duration >= 0");
+    changed = true;
+  }
+  if (c.quantum <= Nanos(0)) throw std::invalid_argument("cost override 'quantum': expected a duration > 0");
+  if (c.yield <= Nanos(0)) throw std::invalid_argument("cost override 'yield': expected a duration > 0 (a spin loop must move the clock)");
+  if (changed) c.name = std::string(spec);
+  return c;
+}
+
+Policy parse_policy(std::string_view name) {
+  if (name == "random") return Policy::random;
+  if (name == "pct") return Policy::pct;
+  if (name == "fifo") return Policy::fifo;
+  throw std::invalid_argument("unknown scheduling policy '" + std::string(name) + "' (expected random, pct or fifo)");
+}
+
+std::string_view to_string(Policy p) {
+  switch (p) {
+    case Policy::random: return "random";
+    case Policy::pct: return "pct";
+    case Policy::fifo: return "fifo";
+  }
+  return "?";
+}
+
+}  // namespace poolscope::sim

@@ -1,0 +1,490 @@
+// The World's scheduler. Index:
+//   run                   the loop: run a runnable thread, or move time on
+//   point, yield          scheduling points of a running thread
+//   compute, CPUs         the machine model: threads that hold a virtual CPU
+//   enlist, sleep, wake   blocking and waking on a WaitList
+//   spawn, join           threads
+//   advance, fire         virtual time and its events
+//   fail, stuck watch     what stops a simulation that cannot go on
+#include "pools/core/sim/world.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "pools/core/duration.h"
+#include "pools/core/sim/fiber.h"
+
+namespace poolscope::sim {
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+const char* state_name(VThread::State s) {
+  switch (s) {
+    case VThread::State::runnable: return "runnable";
+    case VThread::State::blocked: return "blocked";
+    case VThread::State::delayed: return "waking up";
+    case VThread::State::cpu_wait: return "waiting for a CPU";
+    case VThread::State::computing: return "computing";
+    case VThread::State::done: return "ended";
+  }
+  return "?";
+}
+
+std::string seconds(Time t) { return format_duration(t); }
+
+}  // namespace
+
+// The virtual clock every design of the run is given (and default_clock()
+// returns inside the World). CondVar's timed waits go to the World directly;
+// this is for code that calls the clock itself.
+class World::VirtualClock final : public Clock {
+ public:
+  explicit VirtualClock(World& w) : w_(w) {}
+  Time now() const override { return w_.now(); }
+  std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override {
+    if (!active()) throw std::logic_error("a simulation's clock was waited on outside its simulation");
+    return cv.wait_until(lock, *this, deadline);  // CondVar sees the World and waits in it
+  }
+
+ private:
+  World& w_;
+};
+
+World::World(Settings settings) : settings_(std::move(settings)), clock_(std::make_unique<VirtualClock>(*this)) {
+  std::uint64_t x = settings_.seed;
+  for (auto& r : rng_) r = splitmix64(x);
+  if (settings_.policy == Policy::pct) {
+    // d-1 points among the first pct_steps where the running thread's
+    // priority drops below every other's (Burckhardt et al., ASPLOS 2010).
+    for (int i = 1; i < settings_.pct_depth; ++i)
+      pct_change_points_.push_back(1 + random() % std::max<std::uint64_t>(1, settings_.pct_steps));
+    std::sort(pct_change_points_.begin(), pct_change_points_.end());
+  }
+}
+
+World::~World() = default;
+
+std::uint64_t World::random() {
+  // xoshiro256**: the same stream on every machine.
+  const std::uint64_t result = rotl(rng_[1] * 5, 7) * 9;
+  const std::uint64_t t = rng_[1] << 17;
+  rng_[2] ^= rng_[0];
+  rng_[3] ^= rng_[1];
+  rng_[1] ^= rng_[2];
+  rng_[0] ^= rng_[3];
+  rng_[2] ^= t;
+  rng_[3] = rotl(rng_[3], 45);
+  return result;
+}
+
+// --- run ----------------------------------------------------------------
+
+void World::run(std::move_only_function<void()> root) {
+  if (active()) throw std::logic_error("sim::World::run: a simulation is already running on this thread");
+  detail::t_active = this;
+  os_tid_ = static_cast<int>(syscall(SYS_gettid));
+  struct Deactivate {
+    World& w;
+    std::thread watch;
+    ~Deactivate() {
+      w.watching_ = false;
+      if (watch.joinable()) watch.join();
+      detail::t_active = nullptr;
+    }
+  } deactivate{*this, {}};
+  watching_ = true;
+  deactivate.watch = std::thread([this] { watch_stuck(); });
+
+  // The root runs on a large stack: it is the caller's code (the engine, a test).
+  std::size_t keep = settings_.stack_bytes;
+  settings_.stack_bytes = std::max<std::size_t>(keep, 8u << 20);
+  current_ = nullptr;
+  root_ = spawn("main", std::move(root));
+  settings_.stack_bytes = keep;
+
+  while (root_->state != VThread::State::done) {
+    if (VThread* t = pick()) {
+      run_thread(t);
+    } else if (!advance()) {
+      fail("deadlock: every thread is blocked and nothing is due");
+    }
+    if (!failure_.empty()) throw Failure(failure_);
+  }
+  for (auto& [id, t] : threads_)
+    if (t.get() != root_ && t->state != VThread::State::done)
+      leaked_.push_back(t->name + (t->group.empty() ? "" : " (" + t->group + ")") + " " + state_name(t->state) +
+                        " at " + t->where);
+  if (root_error_) std::rethrow_exception(root_error_);
+}
+
+VThread* World::pick() {
+  if (runnable_.empty()) return nullptr;
+  std::size_t i = 0;
+  switch (settings_.policy) {
+    case Policy::fifo: break;
+    case Policy::random: i = random() % runnable_.size(); break;
+    case Policy::pct:
+      for (std::size_t k = 1; k < runnable_.size(); ++k)
+        if (runnable_[k]->priority > runnable_[i]->priority) i = k;
+      break;
+  }
+  VThread* t = runnable_[i];
+  runnable_.erase(runnable_.begin() + static_cast<std::ptrdiff_t>(i));
+  return t;
+}
+
+void World::run_thread(VThread* t) {
+  current_ = t;
+  running_.store(t, std::memory_order_relaxed);
+  switches_.fetch_add(1, std::memory_order_relaxed);
+  bool ended = t->fiber->resume();
+  running_.store(nullptr, std::memory_order_relaxed);
+  current_ = nullptr;
+  if (ended) finish(t);
+}
+
+void World::switch_out() {
+  running_where_.store(current_->where, std::memory_order_relaxed);
+  Fiber::suspend();
+}
+
+// --- points -------------------------------------------------------------
+
+void World::count_step() {
+  running_where_.store(current_->where, std::memory_order_relaxed);
+  ++steps_;
+  if (++steps_this_instant_ > settings_.max_steps_per_instant)
+    fail("livelock: " + std::to_string(settings_.max_steps_per_instant) +
+         " scheduling points without virtual time moving (a loop that locks, notifies or polls without "
+         "ever waiting or yielding)");
+}
+
+void World::point(const char* where) {
+  VThread* self = current_;
+  self->where = where;
+  count_step();
+  if (runnable_.empty() || settings_.policy == Policy::fifo) return;
+  if (settings_.policy == Policy::pct) {
+    if (pct_next_low_ < pct_change_points_.size() && steps_ >= pct_change_points_[pct_next_low_]) {
+      ++pct_next_low_;
+      self->priority = static_cast<std::uint64_t>(settings_.pct_depth) - pct_next_low_;
+    }
+    bool outranked = std::any_of(runnable_.begin(), runnable_.end(),
+                                 [&](VThread* t) { return t->priority > self->priority; });
+    if (!outranked) return;
+  }
+  make_runnable(self);
+  switch_out();
+}
+
+void World::yield(const char* where) {
+  current_->where = where;
+  count_step();
+  compute(settings_.costs.yield, where);
+}
+
+// --- the machine: CPUs ----------------------------------------------------
+
+void World::compute(Nanos d, const char* where) {
+  if (d <= Nanos(0)) return;
+  VThread* self = current_;
+  self->where = where;
+  self->cpu_left = d;
+  take_cpu(self);
+  switch_out();
+}
+
+void World::take_cpu(VThread* t) {
+  if (cpus_busy_ < settings_.cpus) {
+    ++cpus_busy_;
+    t->state = VThread::State::computing;
+    t->slice = std::min(t->cpu_left, settings_.costs.quantum);
+    push_event(now() + t->slice, t, Event::slice_end, ++t->generation);
+  } else {
+    t->state = VThread::State::cpu_wait;
+    cpu_queue_.push_back(t);
+  }
+}
+
+void World::dispatch_cpus() {
+  while (cpus_busy_ < settings_.cpus && !cpu_queue_.empty()) {
+    VThread* t = cpu_queue_.front();
+    cpu_queue_.pop_front();
+    take_cpu(t);
+  }
+}
+
+// --- blocking and waking ----------------------------------------------------
+
+void World::enlist(WaitList& list, const char* where, std::optional<Time> deadline) {
+  VThread* self = current_;
+  self->where = where;
+  self->list = &list;
+  self->prev = list.tail;
+  self->next = nullptr;
+  (list.tail ? list.tail->next : list.head) = self;
+  list.tail = self;
+  self->timed_out = false;
+  ++self->wait_token;
+  if (deadline && *deadline != Time::max()) push_event(std::max(*deadline, now()), self, Event::timeout, self->wait_token);
+}
+
+bool World::sleep() {
+  VThread* self = current_;
+  if (self->list) {  // not woken (or timed out) since it enlisted
+    self->state = VThread::State::blocked;
+    switch_out();
+  }
+  return !self->timed_out;
+}
+
+void World::delist(VThread* t) {
+  WaitList& l = *t->list;
+  (t->prev ? t->prev->next : l.head) = t->next;
+  (t->next ? t->next->prev : l.tail) = t->prev;
+  t->list = nullptr;
+  t->prev = t->next = nullptr;
+  ++t->wait_token;
+}
+
+void World::wake(VThread* t) {
+  delist(t);
+  // A thread woken between enlist() and sleep() (switched out to pay a cost)
+  // only leaves the list; sleep() then returns at once.
+  if (t->state == VThread::State::blocked) make_ready_after(t, settings_.costs.wake);
+}
+
+std::size_t World::wake_one(WaitList& list) {
+  if (list.empty()) return 0;
+  VThread* t = list.head;
+  if (settings_.policy == Policy::random) {
+    // Which waiter a notify_one or an unlock wakes is the scheduler's choice, as POSIX leaves it.
+    std::size_t n = 0;
+    for (VThread* w = list.head; w; w = w->next) ++n;
+    for (std::size_t k = random() % n; k > 0; --k) t = t->next;
+  }
+  wake(t);
+  if (current_) compute(settings_.costs.handoff, "wake-up hand-off");
+  return 1;
+}
+
+std::size_t World::wake_all(WaitList& list) {
+  std::size_t n = 0;
+  while (!list.empty()) {
+    wake(list.head);
+    ++n;
+  }
+  if (n > 0 && current_) compute(settings_.costs.handoff, "wake-up hand-off");
+  return n;
+}
+
+void World::make_runnable(VThread* t) {
+  t->state = VThread::State::runnable;
+  runnable_.push_back(t);
+}
+
+void World::make_ready_after(VThread* t, Nanos delay) {
+  if (delay <= Nanos(0)) return make_runnable(t);
+  t->state = VThread::State::delayed;
+  push_event(now() + delay, t, Event::ready, ++t->generation);
+}
+
+// --- threads ------------------------------------------------------------------
+
+VThread* World::spawn(std::string name, std::move_only_function<void()> body) {
+  auto owned = std::make_unique<VThread>();
+  VThread* t = owned.get();
+  t->id = next_id_++;
+  t->name = std::move(name);
+  if (current_) t->group = current_->group;
+  // pct: distinct random priorities, all above the values change points assign.
+  t->priority = static_cast<std::uint64_t>(settings_.pct_depth) + (random() >> 8);
+  t->fiber = std::make_unique<Fiber>(settings_.stack_bytes, std::move(body));
+  threads_.emplace(t->id, std::move(owned));
+  if (!current_) {
+    make_runnable(t);
+    return t;
+  }
+  // The creator pays the start; the new thread runs a wake-up after that.
+  compute(settings_.costs.start, "Thread start");
+  make_ready_after(t, settings_.costs.wake);
+  point("Thread start");
+  return t;
+}
+
+void World::join(VThread* t) {
+  if (t->state != VThread::State::done) block(t->joiners, "Thread::join");
+  threads_.erase(t->id);
+}
+
+void World::detach(VThread* t) {
+  if (t->state == VThread::State::done)
+    threads_.erase(t->id);
+  else
+    t->detached = true;
+}
+
+void World::finish(VThread* t) {
+  t->state = VThread::State::done;
+  if (std::exception_ptr e = t->fiber->error()) {
+    if (t == root_) {
+      root_error_ = e;
+    } else {
+      // As std::thread would terminate the process: fail the run, naming the thread.
+      std::string what = "an exception";
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        what = std::string("exception: ") + ex.what();
+      } catch (...) {
+      }
+      fail("thread '" + t->name + "' ended with " + what + " (a real thread would terminate the process)");
+    }
+  }
+  while (!t->joiners.empty()) wake(t->joiners.head);
+  if (t->detached) threads_.erase(t->id);
+}
+
+void* World::local(const void* key, void* (*make)(), void (*destroy)(void*)) {
+  for (auto& [k, v] : current_->locals)
+    if (k == key) return v.get();
+  current_->locals.emplace_back(key, std::shared_ptr<void>(make(), destroy));
+  return current_->locals.back().second.get();
+}
+
+// --- virtual time ---------------------------------------------------------
+
+void World::push_event(Time at, VThread* t, Event::Kind kind, std::uint64_t token) {
+  events_.push(Event{at, seq_++, t, kind, token});
+}
+
+bool World::advance() {
+  if (events_.empty()) return false;
+  const Time at = events_.top().at;
+  if (at > now()) {
+    if (pacer_) pacer_(now(), at);
+    now_ns_.store(at.count(), std::memory_order_relaxed);
+    steps_this_instant_ = 0;
+  }
+  while (!events_.empty() && events_.top().at == at) {
+    Event e = events_.top();
+    events_.pop();
+    fire(e);
+  }
+  dispatch_cpus();
+  return true;
+}
+
+void World::fire(const Event& e) {
+  VThread* t = e.thread;
+  switch (e.kind) {
+    case Event::timeout:
+      if (t->wait_token != e.token || !t->list) return;  // woken first
+      delist(t);
+      t->timed_out = true;
+      if (t->state == VThread::State::blocked) make_runnable(t);
+      return;
+    case Event::ready:
+      if (t->generation != e.token || t->state != VThread::State::delayed) return;
+      make_runnable(t);
+      return;
+    case Event::slice_end:
+      if (t->generation != e.token || t->state != VThread::State::computing) return;
+      --cpus_busy_;
+      cpu_used_ += t->slice;
+      t->cpu_left -= t->slice;
+      if (t->cpu_left > Nanos(0)) {
+        // Preempted at the quantum's end: behind whoever waits for a CPU.
+        t->state = VThread::State::cpu_wait;
+        cpu_queue_.push_back(t);
+      } else {
+        make_runnable(t);
+      }
+      return;
+  }
+}
+
+// --- failures -------------------------------------------------------------
+
+std::string World::describe_threads() const {
+  std::ostringstream out;
+  for (const auto& [id, t] : threads_) {
+    if (t->state == VThread::State::done) continue;
+    out << "  thread " << t->id << " '" << t->name << "'";
+    if (!t->group.empty()) out << " of " << t->group;
+    out << ": " << state_name(t->state) << " at " << t->where << "\n";
+  }
+  return out.str();
+}
+
+void World::fail(std::string what) {
+  if (failure_.empty())
+    failure_ = "simulation failed at virtual time " + seconds(now()) + " (seed " + std::to_string(settings_.seed) +
+               ", " + std::string(to_string(settings_.policy)) + " schedule): " + what + "\n" + describe_threads();
+  // From a thread: never resumed again (the World throws, and abandons it).
+  if (current_) switch_out();
+}
+
+// A thread that runs without reaching a point never gives the World back its
+// OS thread: only another OS thread can see it. Reported, then the process
+// exits, since the stuck code cannot be unwound.
+void World::watch_stuck() {
+  std::mutex m;
+  std::condition_variable cv;
+  std::uint64_t last = switches();
+  auto since = std::chrono::steady_clock::now();
+  std::unique_lock lock(m);
+  while (watching_) {
+    cv.wait_for(lock, std::chrono::milliseconds(50));
+    std::uint64_t s = switches();
+    VThread* t = running_.load(std::memory_order_relaxed);
+    if (s != last || !t) {
+      last = s;
+      since = std::chrono::steady_clock::now();
+      continue;
+    }
+    auto stuck = std::chrono::steady_clock::now() - since;
+    if (stuck < settings_.stuck_after) continue;
+    // R: running in user space (a busy-wait); S or D: asleep in the kernel.
+    char os_state = '?';
+    std::ifstream stat("/proc/self/task/" + std::to_string(os_tid_) + "/stat");
+    std::string line;
+    if (std::getline(stat, line)) {
+      auto close = line.rfind(')');
+      if (close != std::string::npos && close + 2 < line.size()) os_state = line[close + 2];
+    }
+    const char* where = running_where_.load(std::memory_order_relaxed);
+    std::string why =
+        os_state == 'R' ? "it is running: a busy-wait on something the simulation cannot see (a plain atomic or "
+                          "variable); spin with spin_until or poolscope::this_thread::yield"
+                        : "it is blocked in the kernel: a primitive the simulation does not own (std::mutex, "
+                          "std::condition_variable, sleep_for, I/O); use poolscope::Mutex, CondVar and the Clock";
+    std::fprintf(stderr,
+                 "poolscope: simulation stuck: thread '%s'%s%s ran %.1f s of wall time without reaching a "
+                 "scheduling point, at virtual time %s (seed %llu); its last point was %s; %s\n",
+                 t->name.c_str(), t->group.empty() ? "" : " of ", t->group.c_str(),
+                 std::chrono::duration<double>(stuck).count(), seconds(now()).c_str(),
+                 static_cast<unsigned long long>(settings_.seed), where ? where : "its start", why.c_str());
+    std::fflush(stderr);
+    std::_Exit(3);
+  }
+}
+
+}  // namespace poolscope::sim

@@ -1,0 +1,214 @@
+// A deterministic simulation: the same design code, run one thread at a time
+// on virtual time, so that a seed and the settings decide everything.
+//
+// A World runs every poolscope::Thread started inside it as a fiber on the
+// one OS thread that called run(). The threads switch only at scheduling
+// points, which are poolscope's own primitives: Mutex::lock, CondVar's waits
+// and notifies, Thread start and join, go::Parker, this_thread::yield,
+// spin_until, and the clock's sleeps. At each point the scheduler (the
+// Policy) picks the next thread among those runnable now, from its seed.
+//
+// Time is the World's own: it starts at 0 and moves only when no thread can
+// run, straight to the next thing due (a timer, the end of a computation, a
+// thread becoming ready after a wake-up's latency), as in Go's
+// testing/synctest. Code between two points takes no virtual time; what does
+// is priced by the machine model (machine.h): CPUs that computing threads
+// hold, and costs for a thread start, a wake-up and a hand-off.
+//
+// What cannot happen silently:
+//   - every thread blocked and nothing due: a deadlock, reported with each
+//     thread and the point it waits at;
+//   - a thread that runs on without reaching a point (a busy-wait on a plain
+//     atomic, a raw std::mutex or sleep_for the World cannot see): the stuck
+//     watch reports it after Settings::stuck_after of wall time and exits;
+//   - points without end at one instant (a spin with no yield): a livelock.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pools/core/clock.h"
+#include "pools/core/sim/machine.h"
+#include "pools/core/sim/wait_list.h"
+#include "pools/core/sync.h"
+
+namespace poolscope::sim {
+
+class Fiber;
+
+// A simulation that cannot go on: deadlock, livelock. what() says which, at
+// what virtual time, and lists the threads with the point each was at.
+class Failure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One simulated thread.
+struct VThread {
+  enum class State { runnable, blocked, delayed, cpu_wait, computing, done };
+  std::uint64_t id = 0;
+  std::string name;
+  std::string group;  // the pool (or part of the run) it works for, inherited from its creator
+  std::unique_ptr<Fiber> fiber;
+  State state = State::runnable;
+  const char* where = "start";  // the last scheduling point it reached
+  // While blocked: the list it waits on, its neighbours there, and whether
+  // its deadline (if any) passed before a wake-up.
+  WaitList* list = nullptr;
+  VThread* prev = nullptr;
+  VThread* next = nullptr;
+  bool timed_out = false;
+  std::uint64_t wait_token = 0;  // bumped on each enlist and wake: a stale timeout is ignored
+  std::uint64_t generation = 0;  // bumped on each ready or slice event scheduled: stale ones are ignored
+  Nanos cpu_left{0};             // computing: still to burn
+  Nanos slice{0};                // computing: the current slice
+  WaitList joiners;
+  std::uint64_t priority = 0;  // pct
+  bool detached = false;       // no Thread object joins it
+  // Per-thread values (thread_value<T>), created on first use.
+  std::vector<std::pair<const void*, std::shared_ptr<void>>> locals;
+};
+
+class World {
+ public:
+  explicit World(Settings settings = {});
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Runs `root` as the first thread, "main", on this OS thread, until it
+  // returns. Threads still alive then were never joined: they are listed in
+  // leaked() and abandoned. Rethrows what escaped `root`; throws Failure if
+  // the simulation cannot go on.
+  void run(std::move_only_function<void()> root);
+
+  const Settings& settings() const { return settings_; }
+  // The virtual clock: what every design of the run waits on.
+  Clock& clock() { return *clock_; }
+  Time now() const { return Time(now_ns_.load(std::memory_order_relaxed)); }
+  std::uint64_t steps() const { return steps_; }      // scheduling points reached
+  std::uint64_t switches() const { return switches_.load(std::memory_order_relaxed); }
+  std::uint64_t threads_started() const { return next_id_ - 1; }
+  const std::vector<std::string>& leaked() const { return leaked_; }
+  // The world thread's CPU time consumed by tasks and costs, per group.
+  Nanos cpu_used() const { return cpu_used_; }
+
+  // Pacing for a live view: called (on the World's OS thread) before virtual
+  // time moves to `to`; it may sleep to keep virtual time near wall time
+  // times a speed, or block while paused.
+  void set_pacer(std::function<void(Time from, Time to)> pacer) { pacer_ = std::move(pacer); }
+
+  // --- for poolscope's primitives, from the running thread ---------------
+  VThread& current() { return *current_; }
+  // A scheduling point: another runnable thread may run first.
+  void point(const char* where);
+  // A spin-yield: a point that also burns Costs::yield of CPU.
+  void yield(const char* where);
+  // Holds a CPU for `d` of virtual time (a spin task, a cost).
+  void compute(Nanos d, const char* where);
+  // Blocks the current thread on `list` until woken, or until `deadline`.
+  // Returns false if the deadline came first.
+  bool block(WaitList& list, const char* where, std::optional<Time> deadline = std::nullopt) {
+    enlist(list, where, deadline);
+    return sleep();
+  }
+  // block() in two steps, for a wait that must release a lock in between
+  // (CondVar::wait): once enlisted, a wake-up is not lost even if the thread
+  // is switched out before it sleeps; sleep() then returns at once.
+  void enlist(WaitList& list, const char* where, std::optional<Time> deadline);
+  bool sleep();
+  // Wakes one thread of `list` (which one: the policy's choice), or all;
+  // the woken are ready after Costs::wake, and the waker pays Costs::handoff
+  // each. Return how many were woken.
+  std::size_t wake_one(WaitList& list);
+  std::size_t wake_all(WaitList& list);
+  // Starts a thread running `body`; the creator pays Costs::start.
+  VThread* spawn(std::string name, std::move_only_function<void()> body);
+  // Blocks until `t` has ended, then forgets it.
+  void join(VThread* t);
+  // Lets `t` end on its own (a detached thread): the World forgets it then.
+  void detach(VThread* t);
+  // The one random stream every choice of the run draws from.
+  std::uint64_t random();
+  // The group threads started from the current thread join (the engine
+  // names each pool's threads after the pool).
+  void set_group(std::string group) { current_->group = std::move(group); }
+
+  // The current thread's value for `key` (thread_value in sync.h), made by
+  // `make` on first use and destroyed with `destroy` when the thread is.
+  void* local(const void* key, void* (*make)(), void (*destroy)(void*));
+
+  // Every thread alive, one line each: name, group, state, last point.
+  std::string describe_threads() const;
+
+ private:
+  struct Event {
+    enum Kind : std::uint8_t { timeout, ready, slice_end };
+    Time at;
+    std::uint64_t seq;
+    VThread* thread;
+    Kind kind;
+    std::uint64_t token;  // the thread's wait_token (timeout) or generation (ready, slice_end)
+    bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  class VirtualClock;
+  friend class VirtualClock;
+
+  void make_runnable(VThread* t);
+  void make_ready_after(VThread* t, Nanos delay);
+  void push_event(Time at, VThread* t, Event::Kind kind, std::uint64_t token);
+  void fire(const Event& e);
+  void delist(VThread* t);
+  void wake(VThread* t);
+  VThread* pick();
+  void run_thread(VThread* t);
+  void finish(VThread* t);
+  bool advance();
+  void take_cpu(VThread* t);
+  void dispatch_cpus();
+  void switch_out();
+  void fail(std::string what);
+  void count_step();
+  void watch_stuck();
+
+  Settings settings_;
+  std::unique_ptr<Clock> clock_;
+  std::atomic<std::int64_t> now_ns_{0};
+  std::uint64_t rng_[4];
+  std::map<std::uint64_t, std::unique_ptr<VThread>> threads_;  // alive (or ended, not yet joined), by id
+  std::vector<VThread*> runnable_;                 // in the order they became runnable
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::deque<VThread*> cpu_queue_;
+  int cpus_busy_ = 0;
+  VThread* current_ = nullptr;
+  VThread* root_ = nullptr;
+  std::uint64_t next_id_ = 1;
+  std::uint64_t seq_ = 0;
+  std::uint64_t steps_ = 0;
+  std::uint64_t steps_this_instant_ = 0;
+  std::vector<std::uint64_t> pct_change_points_;  // sorted, pct only
+  std::uint64_t pct_next_low_ = 0;
+  std::atomic<std::uint64_t> switches_{0};
+  Nanos cpu_used_{0};
+  std::vector<std::string> leaked_;
+  std::string failure_;  // set by fail(): run() throws it
+  std::exception_ptr root_error_;
+  std::function<void(Time, Time)> pacer_;
+  // The stuck watch: which thread runs (for the report), and a stop flag.
+  std::atomic<VThread*> running_{nullptr};
+  std::atomic<const char*> running_where_{nullptr};
+  std::atomic<bool> watching_{false};
+  int os_tid_ = 0;
+};
+
+}  // namespace poolscope::sim
