@@ -31,7 +31,7 @@ class SubmitGate {
     return true;
   }
   void leave() {
-    if (state_.fetch_sub(1, std::memory_order_acq_rel) == (kClosed | 1)) state_.notify_all();
+    if (state_.fetch_sub(1, std::memory_order_acq_rel) == (kClosed | 1)) atomic_notify_all(state_);
   }
   // Returns true for the call that closed it.
   bool close() { return !(state_.fetch_or(kClosed, std::memory_order_acq_rel) & kClosed); }
@@ -40,7 +40,7 @@ class SubmitGate {
   // after waking submitters the design blocks (ants' Release does that).
   void wait_empty() {
     for (auto s = state_.load(std::memory_order_acquire); s != kClosed; s = state_.load(std::memory_order_acquire))
-      state_.wait(s, std::memory_order_acquire);
+      atomic_wait(state_, s, std::memory_order_acquire);
   }
 
   // The adapter's submit: `submit()` if the door is open, else the task is

@@ -34,6 +34,12 @@ void Mutex::sim_unlock() {
   if (!sim_waiters_.empty()) sim::active()->wake_one(sim_waiters_);
 }
 
+void sim::wait_on(const void* address, bool (*unchanged)(const void*, const void*), const void* old) {
+  active()->wait_on(address, [&] { return unchanged(address, old); });
+}
+
+void sim::wake_on(const void* address, bool all) { active()->wake_on(address, all); }
+
 const void* RecursiveMutex::self() {
   if (sim::World* w = sim::active()) [[unlikely]]
     return &w->current();

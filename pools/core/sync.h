@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <type_traits>
 
 #include "pools/core/sim/wait_list.h"
 
@@ -117,6 +118,40 @@ class RecursiveMutex {
   std::atomic<const void*> owner_{nullptr};  // read unlocked: only its own thread can find itself there
   int depth_ = 0;
 };
+
+namespace sim {
+// The simulated side of atomic_wait / atomic_notify: a futex of the World's.
+void wait_on(const void* address, bool (*unchanged)(const void*, const void*), const void* old);
+void wake_on(const void* address, bool all);
+}  // namespace sim
+
+// std::atomic's wait and notify (a futex), in a form the simulation owns: in
+// a real run exactly those; in a simulation the World blocks the thread on the
+// atomic's address until a notify, as the kernel would.
+template <class T>
+void atomic_wait(const std::atomic<T>& a, std::type_identity_t<T> old,
+                 std::memory_order order = std::memory_order_seq_cst) {
+  if (sim::active()) [[unlikely]] {
+    while (a.load(order) == old)
+      sim::wait_on(&a, [](const void* p, const void* o) {
+        return static_cast<const std::atomic<T>*>(p)->load() == *static_cast<const T*>(o);
+      }, &old);
+    return;
+  }
+  a.wait(old, order);
+}
+template <class T>
+void atomic_notify_one(std::atomic<T>& a) {
+  if (sim::active()) [[unlikely]]
+    return sim::wake_on(&a, false);
+  a.notify_one();
+}
+template <class T>
+void atomic_notify_all(std::atomic<T>& a) {
+  if (sim::active()) [[unlikely]]
+    return sim::wake_on(&a, true);
+  a.notify_all();
+}
 
 namespace this_thread {
 // A spinning thread lets another have the CPU (std::this_thread::yield); in a

@@ -11,7 +11,6 @@
 #include "pools/gammazero/workerpool.h"
 
 #include <algorithm>
-#include <latch>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -19,6 +18,7 @@
 
 #include "pools/core/go/select.h"
 #include "pools/core/go/thread_group.h"
+#include "pools/core/go/wait_group.h"
 
 namespace poolscope::gammazero {
 
@@ -92,11 +92,12 @@ void WorkerPool::pause(std::stop_token ctx) {
   std::lock_guard g(stopLock);
   if (stopped) return;
   trace_.state(kPause);
-  auto ready = std::make_shared<std::latch>(maxWorkers);  // ready.Add(p.maxWorkers)
+  auto ready = std::make_shared<go::WaitGroup>();
+  ready->Add(maxWorkers);
   auto holding = std::make_shared<std::atomic<int>>(maxWorkers);
   for (int i = 0; i < maxWorkers; ++i) {
     taskQueue.send(Job{trace_.submitted(), [this, ctx, ready, holding] {
-                         ready->count_down();
+                         ready->Done();
                          go::Chan<empty> done;  // C++: ctx.Done(), closed when ctx is cancelled
                          std::stop_callback cancel(ctx, [&] { done.close(); });
                          empty e;
@@ -105,7 +106,7 @@ void WorkerPool::pause(std::stop_token ctx) {
                        }});
   }
   // Wait for workers to all be paused.
-  ready->wait();
+  ready->Wait();
 }
 
 // dispatch sends the next queued task to an available worker.

@@ -8,7 +8,7 @@ ThreadPoolExecutor::Worker::Worker(ThreadPoolExecutor& pool, WorkerId id) : id(i
 }
 
 void ThreadPoolExecutor::Worker::run() {
-  lifecycle_.wait(kNew);
+  atomic_wait(lifecycle_, kNew);
   if (lifecycle_.load() == kStarted) {
     try {
       pool_.runWorker(*this);
@@ -23,17 +23,17 @@ void ThreadPoolExecutor::Worker::run() {
 
 void ThreadPoolExecutor::Worker::start() {
   lifecycle_.store(kStarted);
-  lifecycle_.notify_one();
+  atomic_notify_one(lifecycle_);
 }
 
 void ThreadPoolExecutor::Worker::abandon() {
   lifecycle_.store(kAbandoned);
-  lifecycle_.notify_one();
+  atomic_notify_one(lifecycle_);
 }
 
 void ThreadPoolExecutor::Worker::lock() {
   for (int expected = 0; !state_.compare_exchange_weak(expected, 1, std::memory_order_acquire); expected = 0)
-    if (expected != 0) state_.wait(expected);
+    if (expected != 0) atomic_wait(state_, expected);
 }
 
 bool ThreadPoolExecutor::Worker::tryLock() {
@@ -43,7 +43,7 @@ bool ThreadPoolExecutor::Worker::tryLock() {
 
 void ThreadPoolExecutor::Worker::unlock() {
   state_.store(0, std::memory_order_release);
-  state_.notify_one();
+  atomic_notify_one(state_);
 }
 
 void ThreadPoolExecutor::Worker::interrupt() {

@@ -8,6 +8,8 @@
 //                                      the shutdown once the workload is over
 //     collect                          join the drivers, record each pool's outcome
 //   Driver                             one pool's submitters, clients and closer
+//   simulate                           a simulated run: control() inside a sim::World,
+//                                      each segment on the World's virtual clock
 #include "scenarios/engine/engine.h"
 
 #include <algorithm>
@@ -15,7 +17,9 @@
 #include <thread>
 
 #include "pools/core/registry.h"
+#include "pools/core/sim/world.h"
 #include "pools/core/thread.h"
+#include "scenarios/engine/pacer.h"
 #include "scenarios/engine/process_stats.h"
 #include "scenarios/engine/task_body.h"
 
@@ -47,11 +51,41 @@ Nanos effective_watchdog(const Scenario& s, const Workload& w) {
   return std::max(Nanos(std::chrono::seconds(10)), 2 * longest_task);
 }
 
+// How often a simulated run drains the trace and looks for stalls, in
+// virtual time (a real run polls every RunOptions::poll of wall time).
+constexpr Nanos kSimulatedPoll = std::chrono::milliseconds(10);
+
+// A segment's clock in a simulation: the World's virtual time, counted from
+// the segment's start, as each segment of a real run has a clock of its own.
+class SegmentClock final : public Clock {
+ public:
+  SegmentClock(Clock& world, Time origin) : world_(world), origin_(origin) {}
+  Time now() const override { return world_.now() - origin_; }
+  std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override {
+    return world_.wait_until(cv, lock, deadline + origin_);
+  }
+
+ private:
+  Clock& world_;
+  Time origin_;
+};
+
 }  // namespace
+
+sim::Settings simulation_settings(const Scenario& s) {
+  sim::Settings settings;
+  SimulationSpec spec = s.simulation.value_or(SimulationSpec{});
+  settings.seed = spec.seed ? *spec.seed : derive_seed(s.seed, "simulation", 0);
+  settings.cpus = spec.cpus;
+  settings.costs = sim::parse_costs(spec.costs);
+  settings.policy = sim::parse_policy(spec.policy);
+  return settings;
+}
 
 // One pool in one segment: the pool, its submitters and clients, its closer.
 struct Run::Segment {
-  std::shared_ptr<AdjustableClock> clock;
+  std::shared_ptr<Clock> clock;
+  AdjustableClock* real_clock = nullptr;  // clock, in a real run
   std::vector<std::unique_ptr<Driver>> drivers;
   ProcessSample before;
   std::size_t threads_before = 0;
@@ -59,18 +93,18 @@ struct Run::Segment {
 };
 
 struct Run::Driver {
-  Driver(Run& r, std::size_t idx, AdjustableClock& c) : run(r), index(idx), entry(r.scenario_.pools[idx]), clock(c) {}
+  Driver(Run& r, std::size_t idx, Clock& c) : run(r), index(idx), entry(r.scenario_.pools[idx]), clock(c) {}
 
   Run& run;
   std::size_t index;
   const PoolEntry& entry;
-  AdjustableClock& clock;
+  Clock& clock;
   TaskContext ctx;
   std::vector<std::deque<TaskInstance>> client_tasks;  // closed-loop tasks live until the pool is gone
   std::vector<std::vector<std::int64_t>> lateness;     // one vector per submitter thread
   std::unique_ptr<Pool> pool;
 
-  std::mutex m;
+  Mutex m;
   CondVar cv;
   bool stopping = false;
   std::atomic<int> active{0};  // submitter and client threads still going
@@ -79,7 +113,7 @@ struct Run::Driver {
   std::atomic<bool> closing{false};  // shutdown has begun
   std::atomic<bool> closed{false};   // and returned
   Time busy_since{-1};
-  std::chrono::steady_clock::time_point stalled_at_wall;
+  Nanos stalled_at{0};  // Run::elapsed() when the stall was seen
   bool release_pending = false;  // stalled: release waiting parents once shutdown has dropped the queue
 
   // Sleeps on the scenario clock; false once the driver is stopping.
@@ -151,7 +185,9 @@ Run::Run(Scenario scenario, RunOptions options)
       watchdog_(effective_watchdog(scenario_, workload_)),
       stream_(options.trace_capacity),
       metrics_(options.keep_events),
+      simulated_(options.simulation || scenario_.simulation),
       scale_(scenario_.time_scale) {
+  if (simulated_ && options_.paced) pacer_ = std::make_unique<Pacer>(scale_);
   outcome_.watchdog = watchdog_;
   outcome_.workload_end = workload_.end;
 }
@@ -162,8 +198,9 @@ Run::~Run() {
 }
 
 void Run::start() {
+  started_wall_ = std::chrono::steady_clock::now();
   try {
-    controller_ = std::make_unique<Thread>("run", [this] { control(); });
+    controller_ = std::make_unique<Thread>("run", [this] { simulated_ ? simulate() : control(); });
   } catch (const std::system_error& e) {
     note_thread_refused("the run's controller", e);
     std::lock_guard g(m_);
@@ -194,19 +231,27 @@ bool Run::finished() const { return finished_.load(); }
 void Run::stop() {
   std::lock_guard g(m_);
   stop_requested_ = true;
-  if (clock_) clock_->resume();  // a paused run cannot drain
+  // A paused run cannot drain.
+  if (pacer_) pacer_->release();
+  if (auto* c = dynamic_cast<AdjustableClock*>(clock_.get())) c->resume();
 }
 
 void Run::pause() {
   std::lock_guard g(m_);
   paused_ = true;
-  if (clock_) clock_->pause();
+  if (pacer_) pacer_->pause();
+  if (auto* c = dynamic_cast<AdjustableClock*>(clock_.get())) c->pause();
 }
 
 void Run::resume() {
   std::lock_guard g(m_);
   paused_ = false;
-  if (clock_) clock_->resume();
+  if (pacer_) pacer_->resume();
+  if (auto* c = dynamic_cast<AdjustableClock*>(clock_.get())) c->resume();
+}
+
+void Run::step() {
+  if (pacer_) pacer_->step();
 }
 
 bool Run::paused() const {
@@ -218,8 +263,10 @@ void Run::set_time_scale(double scale) {
   if (scale <= 0) return;
   std::lock_guard g(m_);
   scale_ = scale;
-  if (clock_) clock_->set_scale(scale);
-  for (Driver* d : live_) d->ctx.time_scale.store(scale, std::memory_order_relaxed);
+  if (pacer_) pacer_->set_speed(scale);
+  if (auto* c = dynamic_cast<AdjustableClock*>(clock_.get())) c->set_scale(scale);
+  if (!simulated_)
+    for (Driver* d : live_) d->ctx.time_scale.store(scale, std::memory_order_relaxed);
 }
 
 double Run::time_scale() const {
@@ -242,6 +289,8 @@ double Run::progress() const {
 }
 
 bool Run::with_pool(std::string_view name, const std::function<void(Pool&)>& f) {
+  // A simulated pool belongs to its World: nothing outside may call into it.
+  if (simulated_) return false;
   std::lock_guard g(m_);
   for (Driver* d : live_)
     if (d->entry.name == name && d->pool && !d->closing) {
@@ -249,6 +298,49 @@ bool Run::with_pool(std::string_view name, const std::function<void(Pool&)>& f) 
       return true;
     }
   return false;
+}
+
+Nanos Run::elapsed() const {
+  if (sim::World* w = world_.load()) return w->now();
+  return std::chrono::steady_clock::now() - started_wall_;
+}
+
+bool Run::segment_paused(const Segment& seg) const { return seg.real_clock && seg.real_clock->paused(); }
+
+// A simulated run: the whole of control() runs as the World's main thread,
+// so every thread the engine and the pools start is the World's.
+void Run::simulate() {
+  sim::World world(options_.simulation ? *options_.simulation : simulation_settings(scenario_));
+  if (pacer_) world.set_pacer([this](Time from, Time to) { pacer_->pace(from, to); });
+  world_ = &world;
+  RunOutcome::Simulation out{.settings = world.settings()};
+  try {
+    world.run([this] { control(); });
+  } catch (const sim::Failure& f) {
+    // Its threads are abandoned where they stood: report what is known.
+    out.failure = f.what();
+    {
+      std::lock_guard g(m_);
+      outcome_.stopped = true;
+    }
+    outcome_.events_recorded = stream_.recorded();
+    outcome_.events_dropped = stream_.dropped();
+    std::vector<Event> batch;
+    stream_.drain(batch);
+    std::lock_guard g(metrics_m_);
+    metrics_.add(batch);
+  }
+  out.steps = world.steps();
+  out.switches = world.switches();
+  out.threads = world.threads_started();
+  // The World's count, not the host's (whose count includes this controller, racily).
+  outcome_.threads_created = static_cast<std::size_t>(world.threads_started() - 1);
+  out.virtual_end = world.now();
+  out.cpu = world.cpu_used();
+  out.leaked = world.leaked();
+  outcome_.simulation = std::move(out);
+  world_ = nullptr;
+  finished_ = true;
 }
 
 void Run::control() {
@@ -302,13 +394,21 @@ void Run::create_pools(Segment& seg, const std::vector<std::size_t>& indices) {
     // Published as soon as it exists, and born paused if the run is, so that
     // scenario time never moves unseen (now() reads 0 until then).
     std::lock_guard g(m_);
-    seg.clock = std::make_shared<AdjustableClock>(scale_, paused_);
+    if (sim::World* w = world_.load()) {
+      seg.clock = std::make_shared<SegmentClock>(w->clock(), w->now());
+    } else {
+      auto real = std::make_shared<AdjustableClock>(scale_, paused_);
+      seg.real_clock = real.get();
+      seg.clock = std::move(real);
+    }
     clock_ = seg.clock;
   }
 
   const Registry& registry = Registry::global();
   for (std::size_t i : indices) {
     auto d = std::make_unique<Driver>(*this, i, *seg.clock);
+    // In a simulation, the pool's threads are named after it in reports.
+    if (sim::World* w = sim::active()) w->set_group("pool '" + d->entry.name + "'");
     outcome_.pools[i].name = d->entry.name;
     outcome_.pools[i].design = d->entry.design;
     outcome_.pools[i].config = d->entry.config;
@@ -330,6 +430,7 @@ void Run::create_pools(Segment& seg, const std::vector<std::size_t>& indices) {
     outcome_.pools[i].trace_id = d->pool->trace().id();
     seg.drivers.push_back(std::move(d));
   }
+  if (sim::World* w = sim::active()) w->set_group("");
   {
     std::lock_guard g(metrics_m_);
     metrics_.set_pools(stream_.pools());
@@ -338,7 +439,8 @@ void Run::create_pools(Segment& seg, const std::vector<std::size_t>& indices) {
     // scale_ under the lock set_time_scale takes: from here on it updates these drivers too.
     std::lock_guard g(m_);
     for (auto& d : seg.drivers) {
-      d->ctx.time_scale.store(scale_, std::memory_order_relaxed);
+      // Simulated spin tasks hold a virtual CPU for their whole duration: the pacer, not the task, sets the speed.
+      d->ctx.time_scale.store(simulated_ ? 1.0 : scale_, std::memory_order_relaxed);
       live_.push_back(d.get());
     }
   }
@@ -352,6 +454,7 @@ void Run::start_drivers(Segment& seg) {
     d->client_tasks.resize(workload_.clients.size());
     d->active = static_cast<int>(submitters + workload_.clients.size());
     Driver* p = d.get();
+    if (sim::World* w = sim::active()) w->set_group("pool '" + d->entry.name + "'");
     // A thread the system refuses is one fewer to wait for; the run then
     // ends early (note_thread_refused), and what was submitted is accounted.
     for (std::size_t k = 0; k < submitters; ++k) {
@@ -371,6 +474,7 @@ void Run::start_drivers(Segment& seg) {
       }
     }
   }
+  if (sim::World* w = sim::active()) w->set_group("");
 
 }
 
@@ -387,7 +491,7 @@ void Run::monitor(Segment& seg) {
       std::lock_guard g(metrics_m_);
       metrics_.add(batch);
     }
-    seg.peak_rss = std::max(seg.peak_rss, sample_process().rss_bytes);
+    if (!simulated_) seg.peak_rss = std::max(seg.peak_rss, sample_process().rss_bytes);
     const Time now = seg.clock->now();
     bool stop;
     {
@@ -399,7 +503,7 @@ void Run::monitor(Segment& seg) {
       PoolOutcome& out = outcome_.pools[d->index];
       if (d->closed) continue;
       if (out.stall) {
-        auto since = std::chrono::steady_clock::now() - d->stalled_at_wall;
+        auto since = elapsed() - d->stalled_at;
         // Shutdown-now drops what waits first; only then are the parents that
         // wait for their children released, so dropped children stay dropped.
         if (d->release_pending && (d->pool->state().queued == 0 || since > std::chrono::milliseconds(200))) {
@@ -413,7 +517,7 @@ void Run::monitor(Segment& seg) {
       // The bound on the whole run: long past the workload's end and still
       // busy (tasks outstanding, or a submitter still inside submit).
       if ((in_flight > 0 || d->active > 0) && now > workload_.end + overrun_limit(watchdog_, workload_.end) &&
-          !seg.clock->paused()) {
+          !segment_paused(seg)) {
         Time last_progress;
         {
           std::lock_guard g(metrics_m_);
@@ -421,7 +525,7 @@ void Run::monitor(Segment& seg) {
           last_progress = Time(pm ? pm->last_progress() : 0);
         }
         out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting(), "overrun"};
-        d->stalled_at_wall = std::chrono::steady_clock::now();
+        d->stalled_at = elapsed();
         d->stop_submitting();
         d->start_closer(ShutdownMode::now);
         d->release_pending = true;
@@ -438,9 +542,9 @@ void Run::monitor(Segment& seg) {
         const metrics::PoolMetrics* pm = metrics_.pool(out.trace_id);
         last_progress = Time(pm ? pm->last_progress() : 0);
       }
-      if (now - std::max(d->busy_since, last_progress) > watchdog_ && !seg.clock->paused()) {
+      if (now - std::max(d->busy_since, last_progress) > watchdog_ && !segment_paused(seg)) {
         out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting()};
-        d->stalled_at_wall = std::chrono::steady_clock::now();
+        d->stalled_at = elapsed();
         d->stop_submitting();
         d->start_closer(ShutdownMode::now);
         d->release_pending = true;
@@ -471,7 +575,10 @@ void Run::monitor(Segment& seg) {
     if (draining && std::all_of(seg.drivers.begin(), seg.drivers.end(),
                                 [&](auto& d) { return d->closed.load() || outcome_.pools[d->index].shutdown_hung; }))
       break;
-    std::this_thread::sleep_for(options_.poll);
+    if (simulated_)
+      seg.clock->sleep_for(kSimulatedPoll);
+    else
+      std::this_thread::sleep_for(options_.poll);
   }
 
 }
@@ -494,7 +601,7 @@ void Run::collect(Segment& seg, const std::vector<std::size_t>& indices) {
       out.children_refused = d->ctx.children_refused;
       (void)d.release();
       // Its threads may still wake on the segment's clock: keep that alive too.
-      (void)new std::shared_ptr<AdjustableClock>(seg.clock);
+      (void)new std::shared_ptr<Clock>(seg.clock);
       continue;
     }
     for (Thread& t : d->threads) t.join();
@@ -511,7 +618,8 @@ void Run::collect(Segment& seg, const std::vector<std::size_t>& indices) {
     std::lock_guard g(metrics_m_);
     metrics_.add(batch);
   }
-  if (scenario_.schedule == Schedule::sequential && indices.size() == 1) {
+  // The host's figures: a simulated pool has none of its own.
+  if (scenario_.schedule == Schedule::sequential && indices.size() == 1 && !simulated_) {
     ProcessSample after = sample_process();
     PoolOutcome& out = outcome_.pools[indices[0]];
     out.cpu_seconds = after.cpu_seconds - seg.before.cpu_seconds;

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "pools/core/pool.h"
+#include "pools/core/sim/machine.h"
 #include "pools/core/thread.h"
 #include "scenarios/engine/metrics.h"
 #include "scenarios/engine/scenario.h"
@@ -31,7 +32,18 @@ struct RunOptions {
   std::chrono::milliseconds poll{2};        // how often the trace is drained and the watchdog looks
   std::chrono::seconds shutdown_limit{30};  // wall time a stalled pool gets to shut down
   Limits limits;                            // checked (count_workload) before the workload is generated
+  // A simulated run (the scenario's "simulation", or --sim): these settings
+  // instead of the scenario's (explore: one seed and policy per schedule).
+  std::optional<sim::Settings> simulation;
+  // A simulated run for a live view: virtual time paced to the wall clock at
+  // the scenario's time_scale (pause, resume, step). Unpaced, it runs as fast
+  // as it can.
+  bool paced = false;
 };
+
+// The settings a scenario's "simulation" asks for: its machine, its policy,
+// and a schedule seed derived from the scenario's seed.
+sim::Settings simulation_settings(const Scenario& s);
 
 // A pool's outstanding tasks, never wrapping: a snapshot taken while the
 // pool updates its counters can show an end before its submission.
@@ -94,6 +106,17 @@ struct RunOutcome {
   // still accounted for.
   std::optional<std::string> thread_refused;
   bool stalled() const;
+
+  // A simulated run: its settings and what the World did.
+  struct Simulation {
+    sim::Settings settings;
+    std::uint64_t steps = 0, switches = 0, threads = 0;
+    Time virtual_end{0};                // virtual time when the run ended
+    Nanos cpu{0};                       // virtual CPU held by tasks and costs
+    std::optional<std::string> failure; // the simulation could not go on (a livelock, a deadlock of the run itself)
+    std::vector<std::string> leaked;    // threads alive when the run ended
+  };
+  std::optional<Simulation> simulation;
 };
 
 class Run {
@@ -114,6 +137,9 @@ class Run {
   void pause();
   void resume();
   bool paused() const;
+  // A paced simulated run, paused: move virtual time on to the next thing due.
+  void step();
+  bool simulated() const { return simulated_; }
   void set_time_scale(double scale);
   double time_scale() const;
   Time now() const;         // scenario time of the running segment
@@ -146,6 +172,11 @@ class Run {
   void start_drivers(Segment& seg);
   void monitor(Segment& seg);
   void collect(Segment& seg, const std::vector<std::size_t>& pools);
+  void simulate();  // the controller of a simulated run: control() inside a World
+  // The wall clock for the engine's own limits (stall release, shutdown
+  // limit): virtual time in a simulation.
+  Nanos elapsed() const;
+  bool segment_paused(const Segment& seg) const;
 
   Scenario scenario_;
   RunOptions options_;
@@ -156,8 +187,12 @@ class Run {
   metrics::RunMetrics metrics_;
   RunOutcome outcome_;
 
+  const bool simulated_;
+  std::unique_ptr<class Pacer> pacer_;        // a paced simulation's
+  std::atomic<sim::World*> world_{nullptr};   // a simulation's, while it runs
+  std::chrono::steady_clock::time_point started_wall_;
   mutable std::mutex m_;                    // guards the fields below
-  std::shared_ptr<AdjustableClock> clock_;  // the running segment's
+  std::shared_ptr<Clock> clock_;            // the running segment's (an AdjustableClock when real)
   std::vector<Driver*> live_;
   double scale_;
   bool paused_ = false;

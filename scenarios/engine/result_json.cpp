@@ -248,6 +248,22 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"thread_refused", outcome.thread_refused ? json(*outcome.thread_refused) : json(nullptr)}}},
       {"skipped", skipped},
   };
+  if (const auto& sim = outcome.simulation) {
+    const sim::Costs& c = sim->settings.costs;
+    auto s_of = [](Nanos d) { return seconds(d.count()); };
+    head["run"]["simulation"] = {
+        {"seed", sim->settings.seed},
+        {"policy", std::string(sim::to_string(sim->settings.policy))},
+        {"cpus", sim->settings.cpus},
+        {"costs", {{"name", c.name}, {"start_s", s_of(c.start)}, {"wake_s", s_of(c.wake)},
+                   {"handoff_s", s_of(c.handoff)}, {"yield_s", s_of(c.yield)}, {"quantum_s", s_of(c.quantum)}}},
+        {"virtual_s", s_of(sim->virtual_end)},
+        {"virtual_cpu_s", s_of(sim->cpu)},
+        {"steps", sim->steps},
+        {"switches", sim->switches},
+        {"threads", sim->threads},
+        {"leaked_threads", sim->leaked}};
+  }
   // The head, then the pools one by one, so a million events never sit in one json value.
   std::string text = head.dump(2);
   text.erase(text.find_last_of('}'));

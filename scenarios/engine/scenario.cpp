@@ -14,6 +14,7 @@
 
 #include "pools/core/duration.h"
 #include "pools/core/registry.h"
+#include "pools/core/sim/machine.h"
 #include "scenarios/engine/json_reader.h"
 
 namespace poolscope::scenario {
@@ -255,8 +256,38 @@ json Scenario::to_json() const {
             {"phases", ph},
             {"pools", ps}};
   if (watchdog) j["watchdog"] = format_duration(*watchdog);
+  if (simulation) j["simulation"] = simulation->to_json();
   return j;
 }
+
+json SimulationSpec::to_json() const {
+  json j = {{"cpus", cpus}, {"costs", costs}, {"policy", policy}};
+  if (seed) j["seed"] = *seed;
+  return j;
+}
+
+namespace {
+// "simulation": true, false, or {"cpus": 2, "costs": "os-threads", "policy": "random"}.
+std::optional<SimulationSpec> parse_simulation(const json& j) {
+  if (j.is_boolean()) return j.get<bool>() ? std::optional(SimulationSpec{}) : std::nullopt;
+  if (!j.is_object()) fail_at("/simulation", "true, false or an object with cpus, costs and policy", j);
+  ObjectReader r(j, "/simulation");
+  SimulationSpec spec;
+  spec.cpus = static_cast<int>(r.integer("cpus", 2, 1, sim::kMaxCpus));
+  spec.costs = r.string("costs", "os-threads");
+  try {
+    sim::parse_costs(spec.costs);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError("/simulation/costs", e.what());
+  }
+  spec.policy = r.choice("policy", {"random", "pct", "fifo"}, "random");
+  if (const json* seed = r.get("seed")) {
+    if (!seed->is_number_unsigned()) fail_at("/simulation/seed", "an integer >= 0", *seed);
+    spec.seed = seed->get<std::uint64_t>();
+  }
+  return spec;
+}
+}  // namespace
 
 Scenario parse_scenario(const json& j, const std::string& file, const std::filesystem::path& base_dir) {
   try {
@@ -282,6 +313,7 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
     s.submitters = static_cast<int>(r.integer("submitters", 1, 1, 64));
     if (r.has("watchdog")) s.watchdog = r.duration("watchdog", std::nullopt, Nanos(0), true);
     s.drain = r.choice("drain", {"graceful", "now"}, "graceful") == "now" ? ShutdownMode::now : ShutdownMode::graceful;
+    if (const json* sim = r.get("simulation")) s.simulation = parse_simulation(*sim);
 
     std::optional<TaskSpec> default_task;
     if (const json* t = r.get("task")) default_task = parse_task(*t, "/task", 0);
@@ -430,6 +462,34 @@ json apply_overrides(json j, const Overrides& o) {
     if (!(v >= 0.001 && v <= 1000))
       throw ConfigError("--time-scale " + value.dump(), "expected a number in [0.001, 1000]");
     j["time_scale"] = value;
+  }
+  if (o.simulate && !*o.simulate) j.erase("simulation");
+  if (o.simulate.value_or(false) || o.cpus || o.costs || o.policy || o.sim_seed) {
+    json sim = j.contains("simulation") && j["simulation"].is_object() ? j["simulation"] : json::object();
+    if (o.cpus) {
+      if (*o.cpus < 1 || *o.cpus > sim::kMaxCpus)
+        throw ConfigError("--cpus " + std::to_string(*o.cpus),
+                          "expected a whole number of CPUs in [1, " + std::to_string(sim::kMaxCpus) + "]");
+      sim["cpus"] = *o.cpus;
+    }
+    if (o.costs) {
+      try {
+        sim::parse_costs(*o.costs);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError("--costs " + *o.costs, e.what());
+      }
+      sim["costs"] = *o.costs;
+    }
+    if (o.policy) {
+      try {
+        sim::parse_policy(*o.policy);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError("--policy " + *o.policy, e.what());
+      }
+      sim["policy"] = *o.policy;
+    }
+    if (o.sim_seed) sim["seed"] = *o.sim_seed;
+    j["simulation"] = sim;
   }
   if (!j.contains("pools") || !j["pools"].is_array()) return j;
   json& pools = j["pools"];

@@ -80,6 +80,16 @@ enum class Schedule {
   sequential,    // one pool after another, each alone on the machine (CPU-bound work)
 };
 
+// Run in a deterministic simulation (pools/core/sim/) instead of on real
+// threads and real time: the machine it models and how it schedules.
+struct SimulationSpec {
+  int cpus = 2;
+  std::string costs = "os-threads";  // a preset, with overrides: "goroutines,wake=1us"
+  std::string policy = "random";     // random, pct or fifo
+  std::optional<std::uint64_t> seed; // the schedule's; unset: derived from the scenario's seed
+  json to_json() const;
+};
+
 struct Scenario {
   std::string file;  // where it was read from ("" if built in code)
   std::string name;
@@ -93,6 +103,7 @@ struct Scenario {
   // Unset: 10 s, or twice the longest task of the workload if that is longer.
   std::optional<Nanos> watchdog;
   ShutdownMode drain = ShutdownMode::graceful;  // how pools are shut down after the last phase
+  std::optional<SimulationSpec> simulation;     // unset: real threads on real (scaled) time
   std::vector<Phase> phases;
   std::vector<PoolEntry> pools;  // the pools to run
   // Optional entries whose design is not registered in this build (a lab's
@@ -132,6 +143,11 @@ struct Overrides {
   std::vector<std::pair<std::string, json>> settings;  // "POOL.PARAM" -> value
   std::optional<std::uint64_t> seed;
   std::optional<double> time_scale;
+  // --sim / --real, --cpus, --costs, --policy
+  std::optional<bool> simulate;
+  std::optional<int> cpus;
+  std::optional<std::string> costs, policy;
+  std::optional<std::uint64_t> sim_seed;  // --sim-seed: replays one schedule of `explore`
 };
 // Applies `o` to the scenario's JSON; errors name the option.
 json apply_overrides(json j, const Overrides& o);

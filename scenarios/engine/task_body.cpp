@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "pools/core/interrupt.h"
+#include "pools/core/sim/world.h"
 
 namespace poolscope::scenario {
 
@@ -17,13 +18,13 @@ void CancelScope::cancel() {
 bool CancelScope::enter(Countdown* c) {
   std::lock_guard g(m_);
   if (cancelled()) return false;
-  waiting_.insert(c);
+  waiting_.push_back(c);
   return true;
 }
 
 void CancelScope::leave(Countdown* c) {
   std::lock_guard g(m_);
-  waiting_.erase(c);
+  std::erase(waiting_, c);
 }
 
 void Countdown::count_down() {
@@ -47,6 +48,8 @@ bool Countdown::wait(CancelScope& scope) {
 }
 
 void spin_for(Nanos cpu) {
+  if (sim::World* w = sim::active()) [[unlikely]]
+    return w->compute(cpu, "spin task");
   auto thread_cpu = [] {
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);

@@ -5,10 +5,9 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <set>
+#include <vector>
 
 #include "pools/core/pool.h"
 #include "scenarios/engine/workload.h"
@@ -28,8 +27,8 @@ class CancelScope {
   friend class Countdown;
   bool enter(Countdown* c);
   void leave(Countdown* c);
-  std::mutex m_;
-  std::set<Countdown*> waiting_;
+  Mutex m_;
+  std::vector<Countdown*> waiting_;  // in the order they began to wait: a simulation wakes them in that order
   std::atomic<bool> cancelled_{false};
 };
 
@@ -44,8 +43,8 @@ class Countdown {
  private:
   friend class CancelScope;
   void wake();
-  std::mutex m_;
-  std::condition_variable cv_;
+  Mutex m_;
+  CondVar cv_;
   int n_;
 };
 
@@ -65,7 +64,8 @@ struct TaskContext {
 // without running it (refused, dropped).
 Task make_runnable(const TaskInstance& t, TaskContext& ctx, std::shared_ptr<Countdown> done = nullptr);
 
-// Burns `cpu` of this thread's CPU time.
+// Burns `cpu` of this thread's CPU time (in a simulation: holds a virtual
+// CPU that long).
 void spin_for(Nanos cpu);
 
 }  // namespace poolscope::scenario

@@ -19,6 +19,7 @@
 
 #include "pools/core/registry.h"
 #include "scenarios/engine/atomic_file.h"
+#include "scenarios/engine/explore.h"
 #include "scenarios/engine/exports.h"
 #include "scenarios/engine/json_reader.h"
 #include "scenarios/engine/library.h"
@@ -322,12 +323,19 @@ int run(RunArgs& a) {
   Run r(s, options);
   r.start();
   double segments = s.schedule == Schedule::sequential ? static_cast<double>(s.pools.size()) : 1.0;
-  if (table)
+  if (table && !r.simulated())
     show_progress(r, static_cast<double>(s.duration().count()) / 1e9 / s.time_scale * segments);
   else
     wait_or_stop(r);
   const RunOutcome& outcome = r.outcome();
   const metrics::RunMetrics& m = r.metrics();
+  if (outcome.simulation && outcome.simulation->failure) {
+    // The World's threads were abandoned where they stood: nothing is
+    // written, and nothing of theirs can be cleaned up.
+    std::cerr << "poolscope: " << s.file << ": " << *outcome.simulation->failure;
+    std::cerr.flush();
+    std::_Exit(kFailed);
+  }
   // A stalled pool that did not even shut down leaves threads stuck inside
   // it: write everything first, then leave without running destructors.
   const bool hung =
@@ -393,6 +401,71 @@ int run(RunArgs& a) {
   return status == RunStatus::ok || status == RunStatus::stopped ? kOk : kFailed;
 }
 
+struct ExploreArgs {
+  std::string scenario{kDefaultScenario};
+  std::string pool;
+  int schedules = 1000;
+  std::string first_seed = "1";
+  std::string policy;  // "": random and pct in turn
+  std::string out = "explore-failure.json";
+};
+
+// Runs the scenario's pool (or --pool) under many simulated schedules and
+// stops at the first that goes wrong: its seed, the command that replays
+// it, and its whole trace for the GUI.
+int explore_schedules(const ExploreArgs& a) {
+  Overrides o;
+  if (!a.pool.empty()) o.pools = {a.pool};
+  o.simulate = true;
+  Scenario s = load_with_overrides(a.scenario, o);
+  ExploreOptions eo;
+  eo.schedules = a.schedules;
+  eo.first_seed = parse_seed(a.first_seed);
+  if (!a.policy.empty()) {
+    try {
+      eo.policy = sim::parse_policy(a.policy);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError("--policy " + a.policy, e.what());
+    }
+  }
+  Destination dest = plan_destination("--out", a.out);
+  const bool tty = isatty(STDERR_FILENO);
+  auto started = std::chrono::steady_clock::now();
+  ExploreResult r = explore(s, eo, [&](int i) {
+    if (tty && i % 25 == 0) std::fprintf(stderr, "\rschedule %d of %d", i + 1, a.schedules);
+    return g_signal == 0;
+  });
+  if (tty) std::fprintf(stderr, "\r%40s\r", "");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::string who = a.pool.empty() ? "its pools" : "pool '" + a.pool + "'";
+  if (!r.failure) {
+    std::cout << s.file << ": " << r.ran << " schedules of " << who << " in " << runner::human_duration(wall)
+              << ": no failure (random and PCT schedules are a sample: a pass is not a proof)\n";
+    return g_signal ? 128 + g_signal : kOk;
+  }
+  const ExploreFailure& f = *r.failure;
+  std::cout << s.file << ": schedule " << f.schedule + 1 << " of " << who << " failed (seed " << f.settings.seed
+            << ", " << sim::to_string(f.settings.policy) << ", after " << r.ran << " schedules, "
+            << runner::human_duration(wall) << "):\n  " << f.problem << "\n";
+  // Replayed with every event: the same schedule, so the same failure.
+  RunOptions ro;
+  ro.simulation = f.settings;
+  ro.keep_events = true;
+  RunResult again = run_scenario(s, ro);
+  const std::string replayed = run_problem(again.outcome, again.metrics);
+  if (replayed != f.problem) std::cout << "  warning: the replay did not fail the same way: " << replayed << "\n";
+  write_destination(dest, [&](std::ostream& out) {
+    write_result(out, s, again.outcome, again.metrics, ResultOptions{.include_events = true});
+  });
+  std::cout << "  its trace: " << dest.shown << " (open it in poolscope-gui)\n"
+            << "  replay it: poolscope run " << a.scenario << (a.pool.empty() ? "" : " --pool " + a.pool)
+            << " --sim-seed " << f.settings.seed << " --policy " << sim::to_string(f.settings.policy) << "\n";
+  std::cout.flush();
+  // A failed simulation abandoned its threads where they stood: leave without cleaning up after them.
+  if (again.outcome.simulation && again.outcome.simulation->failure) std::_Exit(kFailed);
+  return kFailed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -412,6 +485,23 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", ra.seed, "override the scenario's seed (an integer in [0, 2^64-1])");
   // Range-checked by apply_overrides, whose message names the bounds plainly.
   run_cmd->add_option("--time-scale", ra.overrides.time_scale, "scenario seconds per wall second, in [0.001, 1000]");
+  run_cmd->add_flag("--sim{true},--real{false}", ra.overrides.simulate,
+                    "run in the deterministic simulation (virtual time, a modelled machine), or on real threads");
+  run_cmd->add_option("--cpus", ra.overrides.cpus, "simulation: the modelled machine's CPUs, in [1, 4096] (implies --sim)");
+  run_cmd->add_option("--costs", ra.overrides.costs,
+                      "simulation: os-threads, goroutines or free, with overrides like goroutines,wake=1us (implies --sim)");
+  run_cmd->add_option("--policy", ra.overrides.policy, "simulation: random, pct or fifo scheduling (implies --sim)");
+  run_cmd->add_option("--sim-seed", ra.overrides.sim_seed, "simulation: the schedule's seed, as explore prints it (implies --sim)");
+
+  ExploreArgs ea;
+  auto* explore_cmd = app.add_subcommand("explore", "run a scenario under many simulated schedules until one fails");
+  explore_cmd->add_option("SCENARIO", ea.scenario, "a scenario file, or a shipped scenario's name (default: tour)");
+  explore_cmd->add_option("--pool", ea.pool, "the pool to explore (an entry's name or a design); default: every pool");
+  explore_cmd->add_option("--schedules", ea.schedules, "how many schedules, in [1, 1000000]")
+      ->check(CLI::Range(1, 1'000'000));
+  explore_cmd->add_option("--first-seed", ea.first_seed, "the first schedule's seed (then +1 each)");
+  explore_cmd->add_option("--policy", ea.policy, "random or pct only (default: the two in turn)");
+  explore_cmd->add_option("--out", ea.out, "where a failing schedule's result (with every event) is written");
   run_cmd->add_option("--out", ra.out, "write the result JSON here ('-' for stdout)");
   run_cmd->add_option("--json", ra.json_out, "write the result JSON here ('-' for stdout, no table)");
   run_cmd->add_flag("--events", ra.events, "include every trace event in the result JSON");
@@ -450,6 +540,7 @@ int main(int argc, char** argv) {
   ra.csv_given = run_cmd->count("--csv") > 0;
   try {
     if (*run_cmd) return run(ra);
+    if (*explore_cmd) return explore_schedules(ea);
     if (*validate_cmd) return validate(target, validate_limits);
     if (*pools) return list_pools(as_json);
     if (*describe) return describe_pool(target, as_json);

@@ -306,6 +306,22 @@ void World::make_ready_after(VThread* t, Nanos delay) {
   push_event(now() + delay, t, Event::ready, ++t->generation);
 }
 
+void World::wait_on(const void* address, const std::function<bool()>& unchanged) {
+  WaitList& list = futexes_[address];
+  enlist(list, "atomic wait", std::nullopt);
+  if (!unchanged()) {
+    delist(current_);
+    return;
+  }
+  sleep();
+}
+
+void World::wake_on(const void* address, bool all) {
+  auto it = futexes_.find(address);
+  if (it == futexes_.end() || it->second.empty()) return;
+  all ? wake_all(it->second) : wake_one(it->second);
+}
+
 // --- threads ------------------------------------------------------------------
 
 VThread* World::spawn(std::string name, std::move_only_function<void()> body) {

@@ -132,6 +132,10 @@ class World {
   // each. Return how many were woken.
   std::size_t wake_one(WaitList& list);
   std::size_t wake_all(WaitList& list);
+  // A futex: blocks on `address` unless `unchanged()` is already false (it is
+  // asked once enlisted, so a wake between the two is not lost).
+  void wait_on(const void* address, const std::function<bool()>& unchanged);
+  void wake_on(const void* address, bool all);
   // Starts a thread running `body`; the creator pays Costs::start.
   VThread* spawn(std::string name, std::move_only_function<void()> body);
   // Blocks until `t` has ended, then forgets it.
@@ -189,6 +193,7 @@ class World {
   std::vector<VThread*> runnable_;                 // in the order they became runnable
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::deque<VThread*> cpu_queue_;
+  std::map<const void*, WaitList> futexes_;  // by address; entries stay (a list must not move while enlisted)
   int cpus_busy_ = 0;
   VThread* current_ = nullptr;
   VThread* root_ = nullptr;

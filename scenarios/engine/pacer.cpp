@@ -1,0 +1,79 @@
+#include "scenarios/engine/pacer.h"
+
+namespace poolscope::scenario {
+
+Pacer::Pacer(double speed, bool paused)
+    : speed_(speed), paused_(paused), base_wall_(std::chrono::steady_clock::now()) {}
+
+void Pacer::rebase_locked(Time at) {
+  base_ = at;
+  base_wall_ = std::chrono::steady_clock::now();
+}
+
+void Pacer::pace(Time from, Time to) {
+  std::unique_lock lock(m_);
+  for (;;) {
+    if (released_) break;
+    if (paused_) {
+      if (steps_ > 0) {
+        --steps_;
+        break;
+      }
+      changed_.wait(lock);
+      continue;
+    }
+    auto due = base_wall_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double, std::nano>(static_cast<double>((to - base_).count()) / speed_));
+    if (std::chrono::steady_clock::now() >= due) break;
+    // Woken early by a change of speed or a pause: the loop computes again.
+    changed_.wait_until(lock, due);
+  }
+  (void)from;
+  last_ = to;
+}
+
+void Pacer::set_speed(double speed) {
+  if (!(speed > 0)) return;
+  std::lock_guard g(m_);
+  rebase_locked(last_);
+  speed_ = speed;
+  changed_.notify_all();
+}
+
+double Pacer::speed() const {
+  std::lock_guard g(m_);
+  return speed_;
+}
+
+void Pacer::pause() {
+  std::lock_guard g(m_);
+  paused_ = true;
+  changed_.notify_all();
+}
+
+void Pacer::resume() {
+  std::lock_guard g(m_);
+  paused_ = false;
+  rebase_locked(last_);
+  changed_.notify_all();
+}
+
+bool Pacer::paused() const {
+  std::lock_guard g(m_);
+  return paused_;
+}
+
+void Pacer::step() {
+  std::lock_guard g(m_);
+  if (!paused_) return;
+  ++steps_;
+  changed_.notify_all();
+}
+
+void Pacer::release() {
+  std::lock_guard g(m_);
+  released_ = true;
+  changed_.notify_all();
+}
+
+}  // namespace poolscope::scenario

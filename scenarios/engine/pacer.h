@@ -1,0 +1,50 @@
+// Paces a simulated run for a live view: virtual time may run ahead of wall
+// time only by the chosen speed (0.1x to 1000x), stops while paused, and
+// moves one step at a time when stepped. Without a pacer a simulation runs
+// as fast as it can (the headless runner).
+//
+// The World calls pace() on its own OS thread before it moves virtual time;
+// the GUI calls the rest from its thread.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "pools/core/clock.h"
+
+namespace poolscope::scenario {
+
+class Pacer {
+ public:
+  explicit Pacer(double speed, bool paused = false);
+
+  // Blocks until virtual time may move from `from` to `to`.
+  void pace(Time from, Time to);
+
+  void set_speed(double speed);  // > 0: virtual seconds per wall second
+  double speed() const;
+  void pause();
+  void resume();
+  bool paused() const;
+  // While paused: lets virtual time move once, to the next thing due.
+  void step();
+  // Lets every pace() through at once, for good (the run is stopping).
+  void release();
+
+ private:
+  void rebase_locked(Time at);
+
+  mutable std::mutex m_;
+  std::condition_variable changed_;
+  double speed_;
+  bool paused_;
+  bool released_ = false;
+  int steps_ = 0;
+  // The anchor: virtual time `base_` was reached at wall time `base_wall_`.
+  Time base_{0};
+  std::chrono::steady_clock::time_point base_wall_;
+  Time last_{0};  // the last virtual time let through
+};
+
+}  // namespace poolscope::scenario
