@@ -127,9 +127,9 @@ void Server::startThreadedIO() {
 void Server::stopThreadedIO(Label why) {
   // We may have still clients with pending reads when this function is
   // called: handle them before stopping the threads. (C++: no reads.)
+  trace_.state(why);  // C++: before the locks, so that every park it causes comes after it in the trace
   for (int j = 1; j < config_.io_threads_num; j++) io_threads_mutex[j].lock();
   io_threads_active_ = 0;
-  trace_.state(why);
 }
 
 // This function checks if there are not enough pending clients to justify
