@@ -158,7 +158,9 @@ TEST_CASE("nginx: completions run on the event loop, one at a time, batched per 
     };
     REQUIRE(tp.ngx_thread_task_post(std::move(t)) == NGX_OK);
   }
-  await_condition([&] { return tp.trace().accounting().completed == 4; }, "B, C and D ran on the pool thread");
+  // The thread is back for more (waiting -1) only after it put D on the done queue.
+  await_condition([&] { return tp.trace().accounting().completed == 4 && tp.waiting_() == -1; },
+                  "B, C and D ran on the pool thread and wait on the done queue");
   {
     std::lock_guard g(m);
     CHECK(completed == std::vector<int>{0});  // their completions wait for the loop
@@ -234,6 +236,7 @@ TEST_CASE("nginx: terminate drops the queue, lets running tasks finish, and runs
   std::size_t dropped = 0;
   Thread terminating("terminate", [&] { dropped = tp.terminate(); });
   rig.await_count(EventKind::task_dropped, "terminate-drop", 2);
+  rig.await_count(EventKind::pool_state, "terminate", 1);  // the loop is told before A can finish
   gate.open();
   terminating.join();
   CHECK(dropped == 2);
