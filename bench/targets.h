@@ -77,6 +77,7 @@ inline BenchConfig bench_config(const Design& design, int n, Purpose purpose) {
   }
   if (d == "coremax")  // the seed's pool never reaps: churn shows it
     return {{{"coreSize", n}, {"maxSize", n}, {"taskQueueCap", 1 << 20}, {"isBlocking", true}}, n};
+  if (d == "redis-bio") return {json::object(), 3};  // one thread per job type, whatever n is
   if (json lab = lab_config(design, n, purpose); !lab.is_null()) return {lab, n};
   json config = json::object();
   std::int64_t granted = n;

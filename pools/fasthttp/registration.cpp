@@ -15,6 +15,7 @@ Config config_from(const Params& p) {
       .MaxWorkersCount = static_cast<int>(p.integer("MaxWorkersCount")),
       .MaxIdleWorkerDuration = p.duration("MaxIdleWorkerDuration"),
       .workerChanCap_ = cap == "auto" ? workerChanCap(go::gomaxprocs()) : std::stoi(cap),
+      .rulego_ = p.choice("flavor") == "rulego",
   };
 }
 
@@ -86,6 +87,12 @@ Design fasthttp_design() {
                .choices = {"auto", "0", "1"},
                .help = "each worker's channel capacity: 0 makes serve wait until the worker takes the task; auto is "
                        "Go's rule (0 on one CPU, else 1)"},
+              {.name = "flavor",
+               .type = ParamType::choice,
+               .default_value = "fasthttp",
+               .choices = {"fasthttp", "rulego"},
+               .help = "rulego's copy (seed 000): Start runs once (after Stop, no cleaner again) and a refusal is "
+                       "the error \"no idle workers\"; the pool's rules are otherwise fasthttp's"},
           },
       .make = [](const Params& p, const TraceTarget& target) { return std::make_unique<FasthttpPool>(p, target); },
   };

@@ -19,6 +19,9 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::start() {
   if (stopCh) return;
+  // rulego: wp.startOnce.Do(func() { ... }): only the first Start does anything.
+  if (config_.rulego_ && startOnce) return;
+  startOnce = true;
   stopCh = std::make_unique<StopCh>();
   trace_.state(kStartCleaner);
   cleaner_ = Thread("fasthttp-clean", [this, stop = stopCh.get()] { cleaner(*stop); });
@@ -53,7 +56,7 @@ bool WorkerPool::serve(Task task, Label* refusal) {
   // Go's nil conn is the stop signal, and an empty C++ callable cannot be called.
   if (!task) throw std::invalid_argument("fasthttp: serve needs a task");
   Job job{trace_.submitted(), std::move(task)};
-  Label why = kNoIdleWorkers;
+  Label why = config_.rulego_ ? kNoIdleWorkersRulego : kNoIdleWorkers;
   workerChan* ch = getCh(job.id, why);
   if (ch == nullptr) {
     trace_.refused(job.id, why);

@@ -75,6 +75,7 @@ void print_summary_table(std::ostream& out, const scenario::Scenario& sc, const 
                            {"blocked time p99", {}},
                            {"ran by caller", {}},
                            {"submit lateness p99", {}},
+                           {"CPU time (sequential)", {}},
                            {"invariant", {}},
                            {"status", {}}};
   std::vector<std::string> names;
@@ -110,6 +111,9 @@ void print_summary_table(std::ostream& out, const scenario::Scenario& sc, const 
         human_duration(static_cast<double>(s.blocked.p99) / 1e9),
         std::to_string(s.ran_by_caller),
         lateness(p.lateness),
+        // Measured only when the pool ran alone (schedule: sequential):
+        // what its threads burnt, spinning included.
+        p.cpu_seconds ? human_duration(*p.cpu_seconds) : "-",
         problem.empty() ? "holds" : "BREACH",
         p.stall ? (p.shutdown_hung ? "STALLED, hung" : "STALLED") : "ok",
     };

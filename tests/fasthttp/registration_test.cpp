@@ -41,7 +41,9 @@ TEST_CASE("registry entry: config errors name the parameter, params() returns th
   CHECK(error_at({{"MaxIdleWorkerDuration", "ten seconds"}}) == "/MaxIdleWorkerDuration");
   CHECK(error_at({{"MaxIdleWorkerDuration", "-1s"}}) == "no error");  // Go: <= 0 means 10 s (below)
   CHECK(error_at({{"workerChanCap", "2"}}) == "/workerChanCap");
-  const json config = {{"MaxWorkersCount", 3}, {"MaxIdleWorkerDuration", "2s"}, {"workerChanCap", "0"}};
+  CHECK(error_at({{"flavor", "rulego-sharded"}}) == "/flavor");
+  const json config = {
+      {"MaxWorkersCount", 3}, {"MaxIdleWorkerDuration", "2s"}, {"workerChanCap", "0"}, {"flavor", "rulego"}};
   CHECK(make(config)->params() == config);
 }
 

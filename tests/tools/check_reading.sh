@@ -26,6 +26,9 @@ pinned pools/gammazero/workerpool.h '22a7e8d' 'gammazero/workerpool commit'
 pinned pools/fasthttp/worker_pool.h 'b8ff6fb' 'valyala/fasthttp commit'
 pinned pools/java/thread_pool_executor.h 'OpenJDK 17' 'the JDK release'
 pinned pools/coremax/pool.h 'seed 001' 'the seed article'
+pinned pools/nginx/thread_pool.h '3f6f782' 'nginx/nginx commit'
+pinned pools/redis/server.h '7\.0\.15' 'the Redis release'
+pinned pools/redis/bio.h '7\.0\.15' 'the Redis release'
 
 # 3. Go's vocabulary only in pools/core/go: no channel send or receive
 #    defined, and no loop that joins threads, in a Go design or Go lab.
@@ -37,6 +40,15 @@ if hits=$(grep -rnE "^\s*[A-Za-z_:<>]+ (send|recv|receive)\([^)]*\) *(const)? *\
 fi
 if hits=$(grep -rnE "for \(.*\).*\.join\(\)" "${go_folders[@]}"); then
   complain "A thread-join loop of its own in a Go design (use go::ThreadGroup, pools/core/go/thread_group.h):"
+  echo "$hits"
+fi
+
+# 4. The designs that came with the simulation's primitives wait only through
+#    them (pools/core/sync.h, clock.h, thread.h, spin.h): no standard mutex,
+#    condition variable, thread, sleep or steady clock of their own.
+sim_ready=(pools/nginx pools/redis)
+if hits=$(grep -rnE "std::(mutex|condition_variable|thread\b|this_thread|chrono::steady_clock)|sleep_for|\.wait\(.*memory_order" "${sim_ready[@]}"); then
+  complain "A wait that poolscope's core does not own (use poolscope::Mutex, CondVar, Thread, spin_until):"
   echo "$hits"
 fi
 
