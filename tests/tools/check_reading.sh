@@ -26,10 +26,12 @@ pinned pools/gammazero/workerpool.h '22a7e8d' 'gammazero/workerpool commit'
 pinned pools/fasthttp/worker_pool.h 'b8ff6fb' 'valyala/fasthttp commit'
 pinned pools/java/thread_pool_executor.h 'OpenJDK 17' 'the JDK release'
 pinned pools/coremax/pool.h 'seed 001' 'the seed article'
+pinned pools/gopool/pool.h 'c97c000' 'bytedance/gopkg commit'
+pinned pools/weedge/workerpool.h 'a36dcc1' 'weedge/lib commit'
 
 # 3. Go's vocabulary only in pools/core/go: no channel send or receive
 #    defined, and no loop that joins threads, in a Go design or Go lab.
-go_folders=(pools/ants pools/fasthttp pools/gammazero pools/coremax pools/spawn
+go_folders=(pools/ants pools/fasthttp pools/gammazero pools/coremax pools/spawn pools/gopool pools/weedge
             labs/02-reaping labs/03-keepalive labs/solutions/02-reaping labs/solutions/03-keepalive)
 if hits=$(grep -rnE "^\s*[A-Za-z_:<>]+ (send|recv|receive)\([^)]*\) *(const)? *\{" "${go_folders[@]}"); then
   complain "A channel of its own in a Go design (use go::Chan, pools/core/go/chan.h):"
