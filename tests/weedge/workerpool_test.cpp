@@ -100,8 +100,10 @@ TEST_CASE("weedge: the pool grows by at most max - min workers in its life (the 
   auto wp = NewWorkerPool(3, 5, 3, rig.target());
   wp->Run();
   Gate gate;
-  for (int i = 0; i < 3; ++i) REQUIRE(wp->AddTask(gated(gate)) == kNoLabel);
-  gate.await_arrivals(3);
+  for (int i = 0; i < 3; ++i) {  // one at a time: two waiting at once would already send a token
+    REQUIRE(wp->AddTask(gated(gate)) == kNoLabel);
+    gate.await_arrivals(i + 1);
+  }
   REQUIRE(wp->AddTask(gated(gate)) == kNoLabel);  // 1 waits: no token (len must exceed 1)
   CHECK(rig.count(EventKind::worker_spawned, "watch-add-worker") == 0);
   REQUIRE(wp->AddTask(gated(gate)) == kNoLabel);  // 2 wait, 2 > 3/2: a token; slot 3 is free
