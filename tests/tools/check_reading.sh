@@ -28,6 +28,7 @@ pinned pools/java/thread_pool_executor.h 'OpenJDK 17' 'the JDK release'
 pinned pools/coremax/pool.h 'seed 001' 'the seed article'
 pinned pools/gopool/pool.h 'c97c000' 'bytedance/gopkg commit'
 pinned pools/weedge/workerpool.h 'a36dcc1' 'weedge/lib commit'
+pinned pools/phpfpm/fpm_worker_pool.h '8daa1d9' 'php/php-src commit of fpm_process_ctl.c'
 
 # 3. Go's vocabulary only in pools/core/go: no channel send or receive
 #    defined, and no loop that joins threads, in a Go design or Go lab.
