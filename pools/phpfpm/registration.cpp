@@ -38,7 +38,15 @@ fpm_worker_pool_config_s configOf(const Params& p, std::vector<std::string>& not
   c.pm_max_requests = clampInt(p.integer("pm.max_requests"));
   c.listen_backlog = clampInt(p.integer("listen.backlog"));
   conf_check check = fpm_conf_process_all_pools(c);
-  if (!check.error.empty()) throw ConfigError("", check.error);
+  if (!check.error.empty()) {
+    // The path is the directive the text names first ("[pool www] pm.max_children must ...").
+    std::string path = "/pm";
+    if (auto at = check.error.find("] pm."); at != std::string::npos) {
+      auto end = check.error.find_first_not_of("abcdefghijklmnopqrstuvwxyz_.", at + 2);
+      path = "/" + check.error.substr(at + 2, end - (at + 2));
+    }
+    throw ConfigError(path, check.error);
+  }
   notices = std::move(check.notices);
   return c;
 }
