@@ -51,17 +51,25 @@ fpm_worker_pool_config_s dynamic(int max_children, int start, int min_spare, int
   return c;
 }
 
+void await_still(fpm_worker_pool_s& wp);
+
 // Moves the clock one second, to the next heartbeat, and waits for its tick,
-// then for every child to be in accept() or in a request (none just forked).
+// then until the children are still: each in accept() or in a request (none
+// just forked), and none in accept() while a connection waits for it.
 void tick(Rig& rig, fpm_worker_pool_s& wp, std::size_t n) {
   rig.clock.advance(1s);
   rig.await_count(EventKind::cleaner_pass, "maintenance", n);
+  await_still(wp);
+}
+
+void await_still(fpm_worker_pool_s& wp) {
   await_condition(
       [&] {
         Counters c = wp.counters_();
-        return static_cast<std::uint32_t>(wp.idle_()) + c.busy == c.workers;
+        const auto idle = static_cast<std::uint32_t>(wp.idle_());
+        return idle + c.busy == c.workers && (idle == 0 || c.queued == 0);
       },
-      "every child in accept() or in a request");
+      "every child in accept() or in a request, and no connection waiting for an idle one");
 }
 
 std::size_t spawned(Rig& rig, std::string_view rule) { return rig.count(EventKind::worker_spawned, rule); }
@@ -177,6 +185,7 @@ TEST_CASE("phpfpm: one max_children warning per episode; then one idle child sto
     gates.push_back(std::make_unique<Gate>());
     REQUIRE(wp.connect_(Job{wp.trace_().submitted(), gates.back()->task()}) == kNoLabel);
   }
+  await_still(wp);   // the 2 start servers took a connection each; 3 wait
   tick(rig, wp, 1);  // idle 0 < 2: fork 1 (it takes a waiting connection)
   tick(rig, wp, 2);  // fork 2 (rate 2): 5 children, all busy
   await_condition([&] { return wp.counters_() == Counters{5, 5, 0, 0}; }, "5 busy children");
