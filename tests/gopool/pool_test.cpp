@@ -4,6 +4,7 @@
 #include "pools/gopool/pool.h"
 
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -216,4 +217,13 @@ TEST_CASE("gopool: RegisterPool refuses a second pool of the same name; GetPool 
   CHECK(err.message() == "name: %s already registered");
   CHECK(GetPool("registered-once") == &a);
   CHECK(GetPool("nobody") == nullptr);
+}
+
+TEST_CASE("gopool: the package-level Go runs on the default pool, uncapped since 2023") {
+  CHECK(defaultPool().Name() == "gopool.DefaultPool");
+  CHECK(defaultPool().cap_() == std::numeric_limits<std::int32_t>::max());
+  std::atomic<bool> ran{false};
+  Go([&] { ran = true; });
+  await_condition([&] { return ran.load(); }, "the task ran");
+  await_workers(defaultPool(), 0);
 }
