@@ -71,7 +71,11 @@ void WorkerPool::Run() {
   // out of range at the first token (a panic the watcher recovers from, and
   // then it is gone). Wrapped here, so the token finds slot 0 running.
   if (indexWorkers >= maxWorkerNum) indexWorkers = 0;
-  wg.go("weedge-watch", [this] { watchAddWorker(); });
+  // wp.wg.Add(1); go wp.watchAddWorker(). C++: the watcher has a thread of
+  // its own, outside wg, joined first: it is the one that starts workers, so
+  // none can start while wg.Wait() joins them (go::ThreadGroup's wait must
+  // not race its go).
+  watcher_ = Thread("weedge-watch", [this] { watchAddWorker(); });
   stat.exchange(WorkerPool_Stat_Running);
   // " run worker pool ok , run the min number:  ", " timeout workers and one watch add worker"
 }
@@ -228,6 +232,7 @@ int WorkerPool::finish_(bool now) {
     for (Task t; chWorkTask->recv(t);) trace.dropped(t.id_, kNoLiveWorker), ++dropped;
     close();
   }
+  if (watcher_.joinable()) watcher_.join();  // chAddWorker is closed: it ends
   wg.wait();
   doGroup_.wait();
   return dropped;

@@ -45,6 +45,7 @@
 #include "pools/core/go/thread_group.h"
 #include "pools/core/pool_trace.h"
 #include "pools/core/sync.h"
+#include "pools/core/thread.h"
 #include "pools/weedge/define.h"
 #include "pools/weedge/rules.h"
 #include "pools/weedge/task.h"
@@ -123,12 +124,13 @@ class WorkerPool {
   // 最新添加worker时间 (last growth, Unix seconds). C++: atomic; Go's is a
   // plain int64 written by submitters and read by workers (a data race).
   std::atomic<std::int64_t> addWorkerLastTime{0};
-  go::ThreadGroup wg;                            // the workers and the watcher
+  go::ThreadGroup wg;                            // the workers (C++: the watcher is watcher_)
   std::unique_ptr<go::Chan<Task>> chWorkTask;    // made by init, with taskChSize slots
   std::vector<std::unique_ptr<Worker>> workers;  // maxWorkerNum slots, all made by init
   int indexWorkers = 0;  // watch workers 循环下标 (the watcher's index); the watcher's alone
   Mutex lock;
 
+  Thread watcher_;                        // C++: watchAddWorker's goroutine (Go counts it in wg)
   go::ThreadGroup doGroup_;               // C++: the tasks' own goroutines (GoSafely(nil, ...): Go waits for none)
   std::atomic<std::int32_t> live_{0};     // C++: worker goroutines alive
   std::atomic<std::int32_t> running_{0};  // C++: tasks running
