@@ -10,10 +10,8 @@
 namespace poolscope::gopool {
 
 pool& defaultPool() {
-  // C++: never destroyed, as Go's lives as long as the program: a static
-  // pool's destructor would run after the sync.Pools its workers recycle into.
-  static pool* const p = new pool("gopool.DefaultPool", std::numeric_limits<std::int32_t>::max(), NewConfig());
-  return *p;
+  static pool p("gopool.DefaultPool", std::numeric_limits<std::int32_t>::max(), NewConfig());
+  return p;
 }
 
 namespace {

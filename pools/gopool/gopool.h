@@ -9,8 +9,8 @@ namespace poolscope::gopool {
 
 // defaultPool is the global default pool: NewPool("gopool.DefaultPool",
 // math.MaxInt32, NewConfig()). The cap was 10000 until 7f5f1de (2023-05),
-// the version seed 002 read. C++: made on first use, on real time, untraced,
-// and never destroyed.
+// the version seed 002 read. C++: made on first use, on real time, untraced;
+// destroyed at exit, after its workers have emptied the list.
 pool& defaultPool();
 
 // Go is an alternative to the go keyword, which is able to recover panic.

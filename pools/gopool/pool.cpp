@@ -43,7 +43,13 @@ void task::Recycle() {
 }
 
 pool::pool(std::string name, std::int32_t cap, Config config, const TraceTarget& target)
-    : name(std::move(name)), cap(cap), config(config), trace(target, "gopool") {}
+    : name(std::move(name)), cap(cap), config(config), trace(target, "gopool") {
+  // C++: Go's sync.Pools are package variables. Made here, before any pool is
+  // complete, they are destroyed after every pool (a static one included),
+  // whose workers recycle into them until it is gone.
+  (void)taskPool();
+  (void)workerPool();
+}
 
 pool::~pool() { shutdown_(false); }
 

@@ -12,7 +12,6 @@ namespace poolscope::gopool {
 
 using namespace rules;
 
-namespace {
 go::SyncPool<worker>& workerPool() {
   static go::SyncPool<worker> p;
   static const bool once = (
@@ -20,7 +19,6 @@ go::SyncPool<worker>& workerPool() {
   (void)once;
   return p;
 }
-}  // namespace
 
 worker* getWorker() { return workerPool().Get(); }
 

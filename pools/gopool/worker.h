@@ -4,6 +4,7 @@
 #pragma once
 
 #include "pools/core/event.h"
+#include "pools/core/go/sync_pool.h"
 
 namespace poolscope::gopool {
 
@@ -23,6 +24,8 @@ class worker {
   WorkerId id_ = 0;  // C++: the worker's id in the trace, new for every run()
 };
 
+// var workerPool sync.Pool (made on first use).
+go::SyncPool<worker>& workerPool();
 // workerPool.Get(): a recycled worker, or a new one.
 worker* getWorker();
 
