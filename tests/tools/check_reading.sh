@@ -29,10 +29,13 @@ pinned pools/coremax/pool.h 'seed 001' 'the seed article'
 pinned pools/nginx/thread_pool.h '3f6f782' 'nginx/nginx commit'
 pinned pools/redis/server.h '7\.0\.15' 'the Redis release'
 pinned pools/redis/bio.h '7\.0\.15' 'the Redis release'
+pinned pools/gopool/pool.h 'c97c000' 'bytedance/gopkg commit'
+pinned pools/weedge/workerpool.h 'a36dcc1' 'weedge/lib commit'
+pinned pools/phpfpm/fpm_worker_pool.h '8daa1d9' 'php/php-src commit of fpm_process_ctl.c'
 
 # 3. Go's vocabulary only in pools/core/go: no channel send or receive
 #    defined, and no loop that joins threads, in a Go design or Go lab.
-go_folders=(pools/ants pools/fasthttp pools/gammazero pools/coremax pools/spawn
+go_folders=(pools/ants pools/fasthttp pools/gammazero pools/coremax pools/spawn pools/gopool pools/weedge
             labs/02-reaping labs/03-keepalive labs/solutions/02-reaping labs/solutions/03-keepalive)
 if hits=$(grep -rnE "^\s*[A-Za-z_:<>]+ (send|recv|receive)\([^)]*\) *(const)? *\{" "${go_folders[@]}"); then
   complain "A channel of its own in a Go design (use go::Chan, pools/core/go/chan.h):"
