@@ -76,7 +76,7 @@ TEST_CASE("inside a World, default_clock() is the virtual clock") {
   CHECK(w.now() == 3s);
 }
 
-TEST_CASE("the same seed gives the same schedule; other seeds give others") {
+TEST_CASE("the same seed gives the same schedule, and other seeds give others") {
   const std::string first = interleaving(with_seed(7));
   CHECK(first.size() == 15);
   CHECK(interleaving(with_seed(7)) == first);
