@@ -104,7 +104,11 @@ void World::run(std::move_only_function<void()> root) {
     World& w;
     std::thread watch;
     ~Deactivate() {
-      w.watching_ = false;
+      {
+        std::lock_guard g(w.watch_m_);
+        w.watching_ = false;
+      }
+      w.watch_cv_.notify_all();
       if (watch.joinable()) watch.join();
       detail::t_active = nullptr;
     }
@@ -462,13 +466,12 @@ void World::fail(std::string what) {
 // OS thread: only another OS thread can see it. Reported, then the process
 // exits, since the stuck code cannot be unwound.
 void World::watch_stuck() {
-  std::mutex m;
-  std::condition_variable cv;
   std::uint64_t last = switches();
   auto since = std::chrono::steady_clock::now();
-  std::unique_lock lock(m);
+  std::unique_lock lock(watch_m_);
   while (watching_) {
-    cv.wait_for(lock, std::chrono::milliseconds(50));
+    watch_cv_.wait_for(lock, std::chrono::milliseconds(50));
+    if (!watching_) break;
     std::uint64_t s = switches();
     VThread* t = running_.load(std::memory_order_relaxed);
     if (s != last || !t) {

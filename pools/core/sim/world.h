@@ -25,9 +25,11 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -213,6 +215,8 @@ class World {
   std::atomic<VThread*> running_{nullptr};
   std::atomic<const char*> running_where_{nullptr};
   std::atomic<bool> watching_{false};
+  std::mutex watch_m_;
+  std::condition_variable watch_cv_;  // ends the watch's wait at once when the run ends
   int os_tid_ = 0;
 };
 
