@@ -392,7 +392,7 @@ void* World::local(const void* key, void* (*make)(), void (*destroy)(void*)) {
 // --- virtual time ---------------------------------------------------------
 
 void World::push_event(Time at, VThread* t, Event::Kind kind, std::uint64_t token) {
-  events_.push(Event{at, seq_++, t, kind, token});
+  events_.push(Event{at, seq_++, t->id, kind, token});
 }
 
 bool World::advance() {
@@ -413,7 +413,9 @@ bool World::advance() {
 }
 
 void World::fire(const Event& e) {
-  VThread* t = e.thread;
+  auto it = threads_.find(e.thread);
+  if (it == threads_.end()) return;  // ended and joined: the event is stale
+  VThread* t = it->second.get();
   switch (e.kind) {
     case Event::timeout:
       if (t->wait_token != e.token || !t->list) return;  // woken first

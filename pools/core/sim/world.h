@@ -162,7 +162,7 @@ class World {
     enum Kind : std::uint8_t { timeout, ready, slice_end };
     Time at;
     std::uint64_t seq;
-    VThread* thread;
+    std::uint64_t thread;  // by id: the thread may have ended and been joined since
     Kind kind;
     std::uint64_t token;  // the thread's wait_token (timeout) or generation (ready, slice_end)
     bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
