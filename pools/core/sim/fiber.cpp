@@ -24,6 +24,7 @@
 
 #ifdef POOLSCOPE_FIBER_ASAN
 #include <sanitizer/asan_interface.h>
+#include <sanitizer/lsan_interface.h>
 #endif
 #ifdef POOLSCOPE_FIBER_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -73,6 +74,15 @@ Fiber::~Fiber() {
   if (tsan_fiber_) __tsan_destroy_fiber(tsan_fiber_);
 #endif
   munmap(stack_, mapped_);
+}
+
+void Fiber::abandon() {
+  if (finished_ || abandoned_) return;
+  abandoned_ = true;
+#ifdef POOLSCOPE_FIBER_ASAN
+  // LeakSanitizer scans it as it scans a live thread's stack.
+  __lsan_register_root_region(static_cast<char*>(stack_) + page_size(), mapped_ - page_size());
+#endif
 }
 
 bool Fiber::resume() {

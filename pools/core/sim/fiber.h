@@ -33,6 +33,10 @@ class Fiber {
   static void suspend();
 
   bool finished() const { return finished_; }
+  // A fiber that will never be resumed (its World failed and left it where
+  // it stood): its stack stays mapped, and what it points to stays
+  // reachable, as a thread that never ends would keep it.
+  void abandon();
   // What escaped the body, if anything.
   std::exception_ptr error() const { return error_; }
 
@@ -47,6 +51,7 @@ class Fiber {
   std::move_only_function<void()> body_;
   std::exception_ptr error_;
   bool finished_ = false;
+  bool abandoned_ = false;
   // The C++ runtime's exception state while this fiber is switched out.
   void* caught_exceptions_ = nullptr;
   unsigned int uncaught_exceptions_ = 0;

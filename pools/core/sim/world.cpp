@@ -79,7 +79,17 @@ World::World(Settings settings) : settings_(std::move(settings)), clock_(std::ma
   }
 }
 
-World::~World() = default;
+World::~World() {
+  // Threads a failed run (or a leak) left where they stood are never resumed.
+  // Their fibers are kept, reachable and never destroyed, as threads that
+  // never end would be: their frames still point into what they held.
+  static auto* graveyard = new std::vector<std::unique_ptr<Fiber>>;
+  for (auto& [id, t] : threads_)
+    if (t->state != VThread::State::done) {
+      t->fiber->abandon();
+      graveyard->push_back(std::move(t->fiber));
+    }
+}
 
 std::uint64_t World::random() {
   // xoshiro256**: the same stream on every machine.
