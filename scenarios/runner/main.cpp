@@ -485,8 +485,11 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", ra.seed, "override the scenario's seed (an integer in [0, 2^64-1])");
   // Range-checked by apply_overrides, whose message names the bounds plainly.
   run_cmd->add_option("--time-scale", ra.overrides.time_scale, "scenario seconds per wall second, in [0.001, 1000]");
-  run_cmd->add_flag("--sim{true},--real{false}", ra.overrides.simulate,
-                    "run in the deterministic simulation (virtual time, a modelled machine), or on real threads");
+  // Two plain flags: CLI11 gives an optional<bool> flag a value even when it is absent.
+  bool sim_flag = false, real_flag = false;
+  run_cmd->add_flag("--sim", sim_flag, "run in the deterministic simulation (virtual time, a modelled machine)");
+  run_cmd->add_flag("--real", real_flag, "run on real threads even if the scenario asks for the simulation")
+      ->excludes("--sim");
   run_cmd->add_option("--cpus", ra.overrides.cpus, "simulation: the modelled machine's CPUs, in [1, 4096] (implies --sim)");
   run_cmd->add_option("--costs", ra.overrides.costs,
                       "simulation: os-threads, goroutines or free, with overrides like goroutines,wake=1us (implies --sim)");
@@ -534,6 +537,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? kOk : kBadInput;
   }
   install_signal_handlers();
+  if (sim_flag || real_flag) ra.overrides.simulate = sim_flag;
   ra.out_given = run_cmd->count("--out") > 0;
   ra.json_given = run_cmd->count("--json") > 0;
   ra.chrome_given = run_cmd->count("--chrome-trace") > 0;
