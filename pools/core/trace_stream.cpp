@@ -239,10 +239,11 @@ TraceStream::Anchor TraceStream::anchor_now() {
   return Anchor{k1 + (k2 - k1) / 2, s};
 }
 
-// The record at the queue's read position, moving to its next block when the
-// current one is read to the end (the producer linked it before publishing
-// into it). Only called when the queue has an unread published event.
-TraceStream::Record& TraceStream::head_record(Queue& q) {
+// Positions a head at its queue's next unread record. Blocks are read to
+// their end before the next is taken (the producer linked it before
+// publishing into it); a block read to its end goes back to the free list.
+void TraceStream::start(Head& h) {
+  Queue& q = *h.q;
   if (q.head == kNone) {
     q.head = q.first.load(std::memory_order_acquire);
     q.head_pos = 0;
@@ -252,7 +253,16 @@ TraceStream::Record& TraceStream::head_record(Queue& q) {
     q.head = next;
     q.head_pos = 0;
   }
-  return *slot(q.head, q.head_pos);
+  h.cur = slot(q.head, q.head_pos);
+  h.stop = h.cur + std::min<std::uint64_t>(block_events_ - q.head_pos, h.left);
+}
+
+[[gnu::always_inline]] inline void TraceStream::advance(Head& h) {
+  Queue& q = *h.q;
+  ++q.head_pos;
+  ++q.consumed;
+  --h.left;
+  if (++h.cur == h.stop && h.left > 0) start(h);
 }
 
 // A retired queue read to its end: its blocks go back, and it is free for
@@ -276,8 +286,9 @@ void TraceStream::recycle(Queue& q) {
   q.state.store(Queue::free, std::memory_order_release);
 }
 
-Event TraceStream::to_event(const Record& r) {
-  Event e;
+// Fills `e` from `r`: the time (from the tick, for a real-time pool) and the
+// counters (the pool's running sums of the records' changes).
+[[gnu::always_inline]] inline void TraceStream::to_event(const Record& r, Event& e) {
   e.task = r.task;
   e.arg = r.arg;
   e.arg2 = r.arg2;
@@ -286,13 +297,9 @@ Event TraceStream::to_event(const Record& r) {
   e.kind = r.kind;
   e.rule = r.rule;
   e.time = r.time;
-  if (r.pool < bases_.size() && bases_[r.pool].from_tick) {
-    const TimeBase& b = bases_[r.pool];
-    // steady_clock at the tick, from the latest anchor, then the pool's clock.
-    const double since_anchor = static_cast<double>(static_cast<std::int64_t>(r.tick - anchor_.tick)) * ns_per_tick_;
-    const std::int64_t steady = anchor_.steady + static_cast<std::int64_t>(since_anchor);
-    const std::int64_t d = steady - b.steady0;
-    e.time = b.time0 + (b.scale == 1.0 ? d : static_cast<std::int64_t>(static_cast<double>(d) * b.scale));
+  if (r.pool < conv_.size() && conv_[r.pool].from_tick) {
+    const TickToTime& c = conv_[r.pool];
+    e.time = c.offset + static_cast<std::int64_t>(static_cast<double>(static_cast<std::int64_t>(r.tick - anchor_.tick)) * c.mul);
   }
   if (r.pool >= gauges_.size()) gauges_.resize(std::size_t{r.pool} + 1);
   Gauges& g = gauges_[r.pool];
@@ -302,7 +309,6 @@ Event TraceStream::to_event(const Record& r) {
   g.blocked += r.d_blocked;
   auto clamp = [](std::int64_t v) { return v < 0 ? 0u : static_cast<std::uint32_t>(v); };
   e.counters = Counters{clamp(g.workers), clamp(g.busy), clamp(g.queued), clamp(g.blocked)};
-  return e;
 }
 
 std::size_t TraceStream::drain(std::vector<Event>& out, std::size_t max) {
@@ -319,6 +325,16 @@ std::size_t TraceStream::drain(std::vector<Event>& out, std::size_t max) {
                    static_cast<double>(anchor_.tick - anchor_start_.tick);
   else
     ns_per_tick_ = trace_tick::ns_per_tick();
+  // steady(tick) = anchor.steady + (tick - anchor.tick) × ns_per_tick; the pool's
+  // time = time0 + (steady(tick) - steady0) × scale.
+  conv_.resize(bases_.size());
+  for (std::size_t i = 0; i < bases_.size(); ++i) {
+    const TimeBase& b = bases_[i];
+    conv_[i].from_tick = b.from_tick;
+    const std::int64_t d = anchor_.steady - b.steady0;
+    conv_[i].offset = b.time0 + (b.scale == 1.0 ? d : static_cast<std::int64_t>(static_cast<double>(d) * b.scale));
+    conv_[i].mul = ns_per_tick_ * b.scale;
+  }
 
   // First look: what each queue has published, and the newest tick among it.
   // Every event that causally precedes one of these was published before it
@@ -339,33 +355,69 @@ std::size_t TraceStream::drain(std::vector<Event>& out, std::size_t max) {
   }
   if (!any || max == 0) return 0;
 
-  // Second look, and the merge by tick (ties: the queue listed first).
+  // Second look, and the merge by tick (ties: the queue listed first). Each
+  // queue is in order already, so the merge takes runs: from the queue with
+  // the oldest next event, every event up to the second-oldest queue's next.
   heads_.clear();
-  heap_.clear();
   for (Queue* q = queues_.load(std::memory_order_acquire); q != nullptr; q = q->next) {
     if (q->state.load(std::memory_order_acquire) == Queue::free) continue;
     const std::uint64_t published = q->published.load(std::memory_order_acquire);
     if (published <= q->consumed) continue;
-    heap_.emplace_back(head_record(*q).tick, heads_.size());
-    heads_.push_back(Head{q, published});
+    heads_.push_back(Head{q, nullptr, nullptr, published - q->consumed});
+    start(heads_.back());
   }
-  auto later = [](const std::pair<std::uint64_t, std::size_t>& a, const std::pair<std::uint64_t, std::size_t>& b) {
-    return a > b;
-  };
-  std::make_heap(heap_.begin(), heap_.end(), later);
+  out.reserve(out.size() + std::min<std::uint64_t>(max, [&] {
+                std::uint64_t total = 0;
+                for (const Head& h : heads_) total += h.left;
+                return total;
+              }()));
   std::size_t n = 0;
-  while (n < max && !heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    auto [tick, i] = heap_.back();
-    heap_.pop_back();
-    if (tick > limit) break;  // and so is every other queue's next event
-    Head& h = heads_[i];
-    out.push_back(to_event(head_record(*h.q)));
-    ++h.q->head_pos;
-    ++n;
-    if (++h.q->consumed < h.end) {
-      heap_.emplace_back(head_record(*h.q).tick, i);
-      std::push_heap(heap_.begin(), heap_.end(), later);
+  auto take_run = [&](Head& h, std::uint64_t until) {
+    // Every event of h up to `until` (and the limit), in its order.
+    while (n < max && h.cur->tick <= until) {
+      to_event(*h.cur, out.emplace_back());
+      ++n;
+      advance(h);
+      if (h.left == 0) return;
+    }
+  };
+  if (heads_.size() <= 8) {
+    while (n < max && !heads_.empty()) {
+      std::size_t best = 0;
+      std::uint64_t second = limit;
+      for (std::size_t i = 1; i < heads_.size(); ++i) {
+        const std::uint64_t t = heads_[i].cur->tick;
+        if (t < heads_[best].cur->tick) {
+          second = std::min(second, heads_[best].cur->tick);
+          best = i;
+        } else {
+          second = std::min(second, t);
+        }
+      }
+      Head& h = heads_[best];
+      if (h.cur->tick > limit) break;  // and so is every other queue's next event
+      take_run(h, second);
+      if (h.left == 0) heads_.erase(heads_.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+  } else {
+    // Many queues (hundreds of workers): a heap of their next ticks.
+    heap_.clear();
+    for (std::size_t i = 0; i < heads_.size(); ++i) heap_.emplace_back(heads_[i].cur->tick, i);
+    auto later = [](const std::pair<std::uint64_t, std::size_t>& a, const std::pair<std::uint64_t, std::size_t>& b) {
+      return a > b;
+    };
+    std::make_heap(heap_.begin(), heap_.end(), later);
+    while (n < max && !heap_.empty()) {
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      auto [tick, i] = heap_.back();
+      heap_.pop_back();
+      if (tick > limit) break;
+      Head& h = heads_[i];
+      take_run(h, heap_.empty() ? limit : std::min(limit, heap_.front().first));
+      if (h.left > 0) {
+        heap_.emplace_back(h.cur->tick, i);
+        std::push_heap(heap_.begin(), heap_.end(), later);
+      }
     }
   }
   consumed_ += n;

@@ -184,9 +184,8 @@ class TraceStream {
   Queue* queue_for_this_thread();
   Queue* attach();
   bool next_block(Queue& q);
-  Record& head_record(Queue& q);
   void recycle(Queue& q);
-  Event to_event(const Record& r);
+  void to_event(const Record& r, Event& e);
   std::uint32_t pop_free();
   void push_free(std::uint32_t block);
   Record* slot(std::uint32_t block, std::uint32_t pos) {
@@ -214,10 +213,23 @@ class TraceStream {
   };
   std::vector<Gauges> gauges_;   // per pool, summed from the events drained
   std::vector<TimeBase> bases_;  // per pool, copied from add_pool's
+  // Per pool, for this drain: time = offset + (tick - anchor_.tick) × mul.
+  struct TickToTime {
+    bool from_tick = false;
+    std::int64_t offset = 0;
+    double mul = 0;
+  };
+  std::vector<TickToTime> conv_;
+  // A queue being merged: its next record, the end of that record's run in
+  // the current block, and how many published records are left to read.
   struct Head {
     Queue* q;
-    std::uint64_t end;  // published count at the second look
+    const Record* cur;
+    const Record* stop;
+    std::uint64_t left;
   };
+  void start(Head& h);
+  void advance(Head& h);
   std::vector<Head> heads_;
   std::vector<std::pair<std::uint64_t, std::size_t>> heap_;  // (tick, heads_ index)
 
