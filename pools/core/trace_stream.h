@@ -116,6 +116,7 @@ class TraceStream {
     EventKind kind;
     std::int8_t d_workers, d_busy, d_queued, d_blocked;
   };
+  static_assert(sizeof(Record) == 56, "a record is 7/8 of a cache line");
 
   // Producer side, any thread: copies `r` into this thread's own queue and
   // publishes it. Returns false if it was dropped (no free block).
