@@ -3,6 +3,13 @@
 // dropped), and emits one trace event per change. Designs call its named
 // operations at the exact point where the original makes each decision, so
 // the trace reads like the original's code.
+//
+// An event carries the change it makes to the gauges, not the gauges: the
+// stream's consumer sums the changes into each event's counters, so
+// recording reads nothing other threads write. On a real clock (SteadyClock)
+// an event carries only the stream's tick, and the consumer turns it into
+// the clock's time; on any other clock (ManualClock, virtual time, the
+// engine's AdjustableClock) the clock is read for every event.
 #pragma once
 
 #include <atomic>

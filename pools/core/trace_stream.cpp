@@ -116,7 +116,9 @@ TraceStream::TraceStream(std::size_t capacity) : uid_(g_next_uid.fetch_add(1)) {
   std::size_t blocks = (want + block_events_ - 1) / block_events_;
   if (blocks >= kNone) throw std::length_error("poolscope: trace stream capacity too large");
   block_count_ = static_cast<std::uint32_t>(blocks);
-  records_ = std::make_unique<Record[]>(std::size_t{block_count_} * block_events_);
+  // Not zeroed: a block's records are written before they are read, and the
+  // pages of blocks never used are never touched.
+  records_ = std::make_unique_for_overwrite<Record[]>(std::size_t{block_count_} * block_events_);
   links_ = std::make_unique<BlockLinks[]>(block_count_);
   for (std::uint32_t b = 0; b < block_count_; ++b)
     links_[b].free_next.store(b + 1 < block_count_ ? b + 1 : kNone, std::memory_order_relaxed);
