@@ -24,7 +24,8 @@ Exact, on every run (what the trace stream promises):
     (the counters the consumer derives return to zero when every worker
     exited).
 
-Against the reference (real-time runs on a shared 2-core machine vary by
+Against the reference, for the scenarios it has (one shipped later is held
+to the checks above only; real-time runs on a shared 2-core machine vary by
 nature; two runs of the same build differ by up to 4x in reaps and peaks):
   - exact: the pools (names, designs, order) and tasks submitted (the seed
     fixes the workload);
@@ -193,12 +194,12 @@ def main(argv):
         before = len(problems)
         check_self(name, result, json.loads(trace.read_text()), problems)
         key = result["scenario"]["name"]
-        if key not in refs:
-            problems.append(f"{name}: no reference summaries (tests/data/trace-before/summaries.json)")
-        else:
+        # A scenario shipped after the redesign has no "before": its run is
+        # held to the stream's promises only.
+        if key in refs:
             check_against(name, extract(result), refs[key], problems)
         print(f"{name}: {'ok' if len(problems) == before else 'DIFFERS'} ({result['status']}, "
-              f"{result['run']['events_recorded']} events)")
+              f"{result['run']['events_recorded']} events{'' if key in refs else '; no reference: self-checks only'})")
     for p in problems:
         print("  " + p, file=sys.stderr)
     return 1 if problems else 0
