@@ -33,10 +33,14 @@ nature; two runs of the same build differ by up to 4x in reaps and peaks):
   - every refusal reason, drop rule and spawn rule is one the reference runs
     used;
   - counts that depend on timing (completed, refused, dropped, each reason's
-    count, workers spawned / reaped / exited, peaks of workers, busy, queued
-    and blocked, tasks run by the caller, waits of blocked submitters) lie in
+    count, workers spawned / reaped / exited, peaks of workers, busy and
+    blocked, tasks run by the caller, waits of blocked submitters) lie in
     [min / 4 - 10, max * 4 + 10] of the reference runs' values: a check of
-    scale (a count gone to zero or exploded), not of timing.
+    scale (a count gone to zero or exploded), not of timing;
+  - the peak of the queue is not compared: it says whether the machine kept
+    up, and the reference itself spans 0 to 2,004 (steady-poisson's
+    gammazero) and, for cpu-bound's 2-worker pools, queue waits of 2 s to
+    51 s at the p99 between its three runs.
 """
 import collections
 import json
@@ -66,8 +70,7 @@ def extract(result):
                 "completed": s["tasks"]["completed"], "refused": s["tasks"]["refused"],
                 "dropped": s["tasks"]["dropped"], "threw": s["tasks"]["threw"],
                 "spawned": w["spawned"], "reaped": w["reaped"], "exited": w["exited"],
-                "peak_workers": w["peak"], "peak_busy": s["busy"]["peak"], "peak_queued": s["peak_queued"],
-                "peak_blocked": s["peak_blocked"], "ran_by_caller": s["ran_by_caller"],
+                "peak_workers": w["peak"], "peak_busy": s["busy"]["peak"], "peak_blocked": s["peak_blocked"], "ran_by_caller": s["ran_by_caller"],
                 "blocked_waits": s["blocked_s"]["count"],
                 **{f"refused:{k}": v for k, v in s["refused_by_reason"].items()},
                 **{f"dropped:{k}": v for k, v in s["dropped_by_rule"].items()},
