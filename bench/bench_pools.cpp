@@ -1,6 +1,7 @@
 // Every registered design beside the references, under the issue's
 // workloads (docs/performance.md reads the results as ratios):
-//   dispatch/  1,000,000 no-op tasks, 1 or 2 workers, 1 or 2 submitters, tracing off or on
+//   dispatch/  1,000,000 no-op tasks, 1 or 2 workers, 1 or 2 submitters, untraced
+//   trace_cost/ the same, 1 submitter, tracing off and on in alternating rounds: on ÷ off
 //   wakeup/    an idle pool, one task at a time: submit -> start, p50 and p99
 //   sleep/     100,000 tasks of 10 ms on at most 5,000 workers: time over the 200 ms floor, peak RSS and threads
 //   churn/     bursts and idle gaps that make a pool grow and reap: threads created per 1,000 tasks,
@@ -35,6 +36,12 @@ constexpr std::int64_t kDispatchTasks = 1'000'000, kDispatchWarmup = 1'000, kDis
 constexpr auto kDispatchBudget = 300ms;
 constexpr int kDispatchProbes = 3;
 constexpr auto kDispatchReprobe = 20ms;
+
+// Tracing's cost: kTraceRounds rounds of (off, on) (on first in odd rounds,
+// so a drift of the machine hits both alike), each run a fresh pool given
+// kTraceBudget of tasks (1,000,000 at most), after a warm-up.
+constexpr int kTraceRounds = 3;
+constexpr auto kTraceBudget = 100ms;
 
 constexpr int kWakeSamples = 1000;
 constexpr auto kWakeGap = 100us;  // long enough for the worker to park again
@@ -82,6 +89,35 @@ std::uint64_t run_tasks(Executor& ex, std::int64_t tasks, int submitters) {
   return refused;
 }
 
+// How many tasks fit in `budget` for this design (1,000,000 at most, kDispatchMin
+// at least), from warm probes of kDispatchProbe tasks; also the probe's ns a
+// task and how many tasks the probes ran.
+struct Sizing {
+  std::int64_t tasks;
+  double probe_ns;
+  std::int64_t probed;
+};
+Sizing tasks_for(Executor& ex, int submitters, std::chrono::nanoseconds budget) {
+  const double threshold_ns = static_cast<double>(budget.count()) / kDispatchTasks;
+  double probe_ns = 0;
+  std::int64_t probed = 0;
+  for (int i = 0; i < kDispatchProbes; ++i) {
+    auto t0 = now_ns();
+    run_tasks(ex, kDispatchProbe, submitters);
+    probed += kDispatchProbe;
+    const auto took = now_ns() - t0;
+    const double ns = static_cast<double>(took) / kDispatchProbe;
+    probe_ns = i == 0 ? ns : std::min(probe_ns, ns);
+    if (probe_ns <= threshold_ns || took > Nanos(kDispatchReprobe).count()) break;
+  }
+  const auto tasks =
+      probe_ns <= threshold_ns
+          ? kDispatchTasks
+          : std::clamp(static_cast<std::int64_t>(static_cast<double>(budget.count()) / probe_ns), kDispatchMin,
+                       kDispatchTasks);
+  return {tasks, probe_ns, probed};
+}
+
 void dispatch(benchmark::State& state, const Target& target, int workers, int submitters, bool traced) {
   Tracing tracing(traced);
   std::unique_ptr<Executor> ex;
@@ -91,21 +127,7 @@ void dispatch(benchmark::State& state, const Target& target, int workers, int su
     return fail(state, e);
   }
   run_tasks(*ex, kDispatchWarmup, submitters);  // starts lazily started workers; warms caches and allocators
-  const double threshold_ns = static_cast<double>(Nanos(kDispatchBudget).count()) / kDispatchTasks;
-  double probe_ns = 0;
-  for (int i = 0; i < kDispatchProbes; ++i) {
-    auto t0 = now_ns();
-    run_tasks(*ex, kDispatchProbe, submitters);
-    const auto took = now_ns() - t0;
-    const double ns = static_cast<double>(took) / kDispatchProbe;
-    probe_ns = i == 0 ? ns : std::min(probe_ns, ns);
-    if (probe_ns <= threshold_ns || took > Nanos(kDispatchReprobe).count()) break;
-  }
-  const auto tasks =
-      probe_ns <= threshold_ns
-          ? kDispatchTasks
-          : std::clamp(static_cast<std::int64_t>(static_cast<double>(Nanos(kDispatchBudget).count()) / probe_ns),
-                       kDispatchMin, kDispatchTasks);
+  const auto [tasks, probe_ns, probed] = tasks_for(*ex, submitters, kDispatchBudget);
   std::uint64_t refused = 0;
   std::int64_t elapsed = 0;
   const double switches_before = context_switches();
@@ -122,6 +144,48 @@ void dispatch(benchmark::State& state, const Target& target, int workers, int su
   state.counters["ns_per_task"] = static_cast<double>(elapsed) / static_cast<double>(tasks * state.iterations());
   state.counters["refused_per_task"] = static_cast<double>(refused) / static_cast<double>(tasks * state.iterations());
   if (traced) state.counters["events_dropped"] = static_cast<double>(tracing.dropped());
+}
+
+// Tracing on ÷ off, as throughput: time off ÷ time on, one ratio per round;
+// reports their median and range, and the events dropped in all the "on" runs.
+void trace_cost(benchmark::State& state, const Target& target, int workers) {
+  std::vector<double> ratios;
+  double dropped = 0, recorded = 0, tasks_run = 0, on_ns = 0;
+  for (auto _ : state) {
+    for (int round = 0; round < kTraceRounds; ++round) {
+      double ns[2] = {0, 0};
+      for (int k = 0; k < 2; ++k) {
+        const bool traced = (k == 1) != (round % 2 == 1);
+        Tracing tracing(traced);
+        std::unique_ptr<Executor> ex;
+        try {
+          ex = target.make(workers, Purpose::fixed, tracing.target());
+        } catch (const std::exception& e) {
+          return fail(state, e);
+        }
+        run_tasks(*ex, kDispatchWarmup, 1);
+        const auto [tasks, probe_ns, probed] = tasks_for(*ex, 1, kTraceBudget);
+        const auto t0 = now_ns();
+        run_tasks(*ex, tasks, 1);
+        ns[traced] = static_cast<double>(now_ns() - t0) / static_cast<double>(tasks);
+        ex->shutdown();
+        if (traced) {
+          dropped += static_cast<double>(tracing.dropped());
+          recorded += static_cast<double>(tracing.recorded());
+          tasks_run += static_cast<double>(tasks + kDispatchWarmup + probed);
+          on_ns += ns[1];
+        }
+      }
+      ratios.push_back(ns[0] / ns[1]);
+    }
+  }
+  std::sort(ratios.begin(), ratios.end());
+  state.counters["ratio"] = ratios[ratios.size() / 2];
+  state.counters["ratio_min"] = ratios.front();
+  state.counters["ratio_max"] = ratios.back();
+  state.counters["events_dropped"] = dropped;
+  state.counters["events_per_task"] = tasks_run > 0 ? recorded / tasks_run : 0;
+  state.counters["on_tasks_per_s"] = on_ns > 0 ? 1e9 / (on_ns / kTraceRounds) : 0;
 }
 
 // One task at a time into an idle pool of one worker; the task stamps its
@@ -314,21 +378,27 @@ void register_all() {
 
   static const std::vector<Target> all = targets();
   for (const Target& t : all) {
-    for (bool traced : {false, true}) {
-      if (traced && t.reference) continue;
-      for (int submitters : {1, 2}) {
-        if (traced && submitters == 2) continue;
-        for (int workers : {1, 2}) {
-          std::string name = "dispatch/" + t.name + "/w:" + std::to_string(workers) +
-                             "/s:" + std::to_string(submitters) + (traced ? "/trace:on" : "/trace:off");
-          RegisterBenchmark(name.c_str(), [&t, workers, submitters, traced](
-                                              benchmark::State& s) { dispatch(s, t, workers, submitters, traced); })
-              ->Iterations(1)
-              ->UseRealTime()
-              ->Unit(benchmark::kMillisecond);
-        }
+    for (int submitters : {1, 2}) {
+      for (int workers : {1, 2}) {
+        std::string name = "dispatch/" + t.name + "/w:" + std::to_string(workers) + "/s:" + std::to_string(submitters) +
+                           "/trace:off";
+        RegisterBenchmark(name.c_str(), [&t, workers, submitters](benchmark::State& s) {
+          dispatch(s, t, workers, submitters, false);
+        })
+            ->Iterations(1)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
       }
     }
+  }
+  for (const Target& t : all) {
+    if (t.reference) continue;  // never traced
+    for (int workers : {1, 2})
+      RegisterBenchmark(("trace_cost/" + t.name + "/w:" + std::to_string(workers)).c_str(),
+                        [&t, workers](benchmark::State& s) { trace_cost(s, t, workers); })
+          ->Iterations(1)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
   }
   for (const Target& t : all)
     RegisterBenchmark(("wakeup/" + t.name).c_str(), [&t](benchmark::State& s) { wakeup(s, t); })

@@ -64,6 +64,7 @@ class Tracing {
   }
   TraceTarget target() const { return TraceTarget{.stream = stream_.get()}; }
   std::uint64_t dropped() const { return stream_ ? stream_->dropped() : 0; }
+  std::uint64_t recorded() const { return stream_ ? stream_->recorded() : 0; }
 
  private:
   std::unique_ptr<TraceStream> stream_;

@@ -6,6 +6,7 @@ directory and takes, for every benchmark, the median of its repetitions.
 
     bench/report.py build-release/bench            plain-text tables
     bench/report.py build-release/bench --markdown the same, for docs/performance.md
+    bench/report.py build-release/bench --trace    tracing's tables only
 """
 import json
 import statistics
@@ -93,17 +94,79 @@ def main(argv):
         print(__doc__)
         return 2
     markdown = "--markdown" in argv
+    trace_only = "--trace" in argv
     m, context = load(argv[1])
     by = {base(k): v for k, v in m.items()}
 
     def get(name, field):
         return by.get(name, {}).get(field)
 
-    designs = sorted({k.split("/")[1] for k in by if k.startswith("dispatch/")} - set(REFERENCES))
+    designs = sorted({k.split("/")[1] for k in by if k.startswith(("dispatch/", "trace_cost/"))} - set(REFERENCES))
     refs = [r for r in REFERENCES if f"dispatch/{r}/w:1/s:1/trace:off" in by]
     print(f"machine: {context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz; "
           f"load average at start {', '.join(f'{x:.2f}' for x in context.get('load_avg', []))}; "
           f"medians of {max((v['repetitions'] for v in by.values()), default=0)} repetitions")
+
+    def tracing_tables():
+        # 5. tracing
+        clock = get("BM_ClockRead", "real_time") or get("BM_ClockRead", "cpu_time")
+        t = Table("Tracing: what a time stamp and an event cost, against one clock read (SteadyClock::now)",
+                  ["what", "ns", "÷ clock read", "note"], markdown)
+
+        def order_note(k):
+            inv = get(k, "inversions_per_M")
+            if inv is None:
+                return ""
+            return "ordered across cores" if inv == 0 else \
+                f"NOT ordered: {fmt(inv)} inversions per million hand-offs, up to {fmt(get(k, 'worst_inversion_ns'), 1)} ns"
+
+        res = get("BM_CoarseClock", "resolution_ns")
+        tsc = get("BM_TickOrdered", "tsc")
+        for label, k, note in (
+                ("clock read (SteadyClock::now)", "BM_ClockRead", order_note("BM_TickOrder<steady_ns>")),
+                ("the stream's tick (lfence; rdtsc)" if tsc else "the stream's tick (steady_clock: no trusted TSC)",
+                 "BM_TickOrdered", order_note("BM_TickOrder<rdtsc_fenced>") + ("; the one used" if tsc else "")),
+                ("rdtsc alone", "BM_TickUnordered", order_note("BM_TickOrder<rdtsc_plain>")),
+                ("rdtscp", "BM_TickRdtscp", order_note("BM_TickOrder<rdtscp>")),
+                ("CLOCK_MONOTONIC_COARSE", "BM_CoarseClock", f"resolution {fmt(res / 1e6 if res else None, 1)} ms"),
+                ("record one event, 1 thread", "BM_RecordEvent/threads:1", ""),
+                ("record one event, 2 threads into one stream (per thread)", "BM_RecordEvent/threads:2", ""),
+                ("untraced pool (no stream)", "BM_RecordEventUntraced", "")):
+            t.add(label, fmt(get(k, "real_time"), 1), ratio(get(k, "real_time"), clock), note)
+        task_on, task_off = get("BM_RecordTask", "real_time"), get("BM_TaskUntraced", "real_time")
+        if task_on and task_off:
+            t.add("a task's 5 events through PoolTrace, traced − untraced", fmt(task_on - task_off, 1),
+                  ratio(task_on - task_off, clock), "handoff + start share one stamp: 4 stamps")
+        spe = get("BM_Drain", "seconds_per_event")
+        t.add("drain one event (merge, counters, time), consumer side", fmt(spe * 1e9 if spe else None, 1),
+              ratio(spe * 1e9 if spe else None, clock), "2 producer threads")
+        t.add("1,000,000 tasks/s (5 events each) from 2 threads for 1 s, drained every 2 ms",
+              f"{fmt(get('BM_Sustained', 'dropped'))} dropped", "",
+              f"{fmt(get('BM_Sustained', 'drained'))} of {fmt(get('BM_Sustained', 'recorded'))} recorded drained")
+        t.print()
+        t = Table("Tracing on ÷ tracing off, saturated dispatch, 1 submitter: throughput ratio, median of "
+                  "alternating rounds (range) (>= 0.95 is the goal)",
+                  ["design", "1 worker", "2 workers", "events a task (1w / 2w)", "events dropped (1w / 2w)"], markdown)
+        for name in designs:
+            cells = [name]
+            for w in (1, 2):
+                k = f"trace_cost/{name}/w:{w}"
+                r, lo, hi = get(k, "ratio"), get(k, "ratio_min"), get(k, "ratio_max")
+                # A run that dropped events recorded less work than it did: its ratio says nothing.
+                if r is None:
+                    cells.append("-")
+                else:
+                    cell = f"{r:.2f} ({lo:.2f}–{hi:.2f})"
+                    cells.append(f"{cell}: dropped" if get(k, "events_dropped") else cell)
+            cells.append(" / ".join(fmt(get(f"trace_cost/{name}/w:{w}", "events_per_task"), 1) for w in (1, 2)))
+            cells.append(" / ".join(fmt(get(f"trace_cost/{name}/w:{w}", "events_dropped")) for w in (1, 2)))
+            t.add(*cells)
+        t.print()
+
+
+    if trace_only:
+        tracing_tables()
+        return 0
 
     # 0. the machine's limits, the floors the designs are read against
     clock_read = get("machine/clock_read", "real_time")
@@ -183,28 +246,7 @@ def main(argv):
               fmt(get(k, "us_per_spawn"), 1))
     t.print()
 
-    # 5. tracing
-    clock = get("BM_ClockRead", "real_time") or get("BM_ClockRead", "cpu_time")
-    t = Table("Tracing: one event against one clock read", ["what", "ns", "÷ clock read"], markdown)
-    for label, k in (("clock read (SteadyClock::now)", "BM_ClockRead"),
-                     ("record one event, 1 thread", "BM_RecordEvent/threads:1"),
-                     ("record one event, 2 threads into one stream (per thread)", "BM_RecordEvent/threads:2"),
-                     ("untraced pool (no stream)", "BM_RecordEventUntraced")):
-        t.add(label, fmt(get(k, "real_time"), 1), ratio(get(k, "real_time"), clock))
-    t.print()
-    t = Table("Tracing on ÷ tracing off, saturated dispatch, 1 submitter: throughput ratio (>= 0.95 is the goal)",
-              ["design", "1 worker", "2 workers", "events dropped (1w / 2w)"], markdown)
-    for name in designs:
-        cells = [name]
-        for w in (1, 2):
-            off = get(f"dispatch/{name}/w:{w}/s:1/trace:off", "ns_per_task")
-            on = get(f"dispatch/{name}/w:{w}/s:1/trace:on", "ns_per_task")
-            dropped = get(f"dispatch/{name}/w:{w}/s:1/trace:on", "events_dropped")
-            # A run that dropped events recorded less work than it did: its ratio says nothing.
-            cells.append("-" if not (off and on) else f"({off / on:.2f}: dropped)" if dropped else f"{off / on:.2f}")
-        cells.append(" / ".join(fmt(get(f"dispatch/{name}/w:{w}/s:1/trace:on", "events_dropped")) for w in (1, 2)))
-        t.add(*cells)
-    t.print()
+    tracing_tables()
 
     # 6. pipeline
     t = Table("Pipeline: what the GUI and the runner consume", ["what", "result"], markdown)

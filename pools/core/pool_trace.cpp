@@ -25,7 +25,18 @@ PoolTrace::PoolTrace(const TraceTarget& target, std::string_view design)
     : clock_(target.clock ? target.clock : &default_clock()),
       stream_(target.stream),
       name_(target.name.empty() ? std::string(design) : target.name) {
-  if (stream_) id_ = stream_->add_pool(name_, std::string(design));
+  if (!stream_) return;
+  TimeBase base;
+  if (auto* steady = dynamic_cast<SteadyClock*>(clock_)) {
+    // Real time: events carry only a tick, turned into this clock's time by
+    // the consumer from one pair of readings taken here.
+    real_time_ = true;
+    const auto s1 = std::chrono::steady_clock::now().time_since_epoch().count();
+    base.time0 = clock_->now().count();
+    const auto s2 = std::chrono::steady_clock::now().time_since_epoch().count();
+    base = TimeBase{true, base.time0, s1 + (s2 - s1) / 2, steady->scale()};
+  }
+  id_ = stream_->add_pool(name_, std::string(design), base);
 }
 
 Accounting PoolTrace::accounting() const {

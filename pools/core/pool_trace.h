@@ -3,6 +3,13 @@
 // dropped), and emits one trace event per change. Designs call its named
 // operations at the exact point where the original makes each decision, so
 // the trace reads like the original's code.
+//
+// An event carries the change it makes to the gauges, not the gauges: the
+// stream's consumer sums the changes into each event's counters, so
+// recording reads nothing other threads write. On a real clock (SteadyClock)
+// an event carries only the stream's tick, and the consumer turns it into
+// the clock's time; on any other clock (ManualClock, virtual time, the
+// engine's AdjustableClock) the clock is read for every event.
 #pragma once
 
 #include <atomic>
@@ -67,25 +74,25 @@ class PoolTrace {
   }
   void queued(TaskId t, Label rule, std::int64_t depth = 0) {
     queued_.fetch_add(1, std::memory_order_relaxed);
-    emit(EventKind::task_queued, rule, 0, t, depth);
+    record(EventKind::task_queued, rule, 0, t, depth, 0, {.queued = 1});
   }
   void handoff(TaskId t, WorkerId w, Label rule, bool from_queue = false) {
     if (from_queue) queued_.fetch_sub(1, std::memory_order_relaxed);
-    emit(EventKind::task_handoff, rule, w, t, from_queue ? 1 : 0);
+    record(EventKind::task_handoff, rule, w, t, from_queue ? 1 : 0, 0, {.queued = std::int8_t(from_queue ? -1 : 0)});
   }
   void started(WorkerId w, TaskId t) {
     if (w != 0) busy_.fetch_add(1, std::memory_order_relaxed);
-    emit(EventKind::task_started, kNoLabel, w, t);
+    record(EventKind::task_started, kNoLabel, w, t, 0, 0, {.busy = std::int8_t(w != 0 ? 1 : 0)});
   }
   void finished(WorkerId w, TaskId t) {
     if (w != 0) busy_.fetch_sub(1, std::memory_order_relaxed);
     completed_.fetch_add(1, std::memory_order_release);
-    emit(EventKind::task_finished, kNoLabel, w, t);
+    record(EventKind::task_finished, kNoLabel, w, t, 0, 0, {.busy = std::int8_t(w != 0 ? -1 : 0)});
   }
   void threw(WorkerId w, TaskId t) {
     if (w != 0) busy_.fetch_sub(1, std::memory_order_relaxed);
     threw_.fetch_add(1, std::memory_order_release);
-    emit(EventKind::task_threw, kNoLabel, w, t);
+    record(EventKind::task_threw, kNoLabel, w, t, 0, 0, {.busy = std::int8_t(w != 0 ? -1 : 0)});
   }
   void refused(TaskId t, Label reason) {
     refused_.fetch_add(1, std::memory_order_release);
@@ -94,15 +101,15 @@ class PoolTrace {
   void dropped(TaskId t, Label rule, bool was_queued = true) {
     if (was_queued) queued_.fetch_sub(1, std::memory_order_relaxed);
     dropped_.fetch_add(1, std::memory_order_release);
-    emit(EventKind::task_dropped, rule, 0, t);
+    record(EventKind::task_dropped, rule, 0, t, 0, 0, {.queued = std::int8_t(was_queued ? -1 : 0)});
   }
   void blocked(TaskId t) {
     blocked_.fetch_add(1, std::memory_order_relaxed);
-    emit(EventKind::submitter_blocked, kNoLabel, 0, t);
+    record(EventKind::submitter_blocked, kNoLabel, 0, t, 0, 0, {.blocked = 1});
   }
   void unblocked(TaskId t) {
     blocked_.fetch_sub(1, std::memory_order_relaxed);
-    emit(EventKind::submitter_unblocked, kNoLabel, 0, t);
+    record(EventKind::submitter_unblocked, kNoLabel, 0, t, 0, 0, {.blocked = -1});
   }
 
   // Runs job.fn as worker `w` between started and finished/threw. Returns the
@@ -122,13 +129,13 @@ class PoolTrace {
   // --- workers
   void spawned(WorkerId w, Label rule) {
     workers_.fetch_add(1, std::memory_order_relaxed);
-    emit(EventKind::worker_spawned, rule, w, 0);
+    record(EventKind::worker_spawned, rule, w, 0, 0, 0, {.workers = 1});
   }
   void idle(WorkerId w, Label rule) { emit(EventKind::worker_idle, rule, w, 0); }
   void reaped(WorkerId w, Label rule, Nanos idle_for) { emit(EventKind::worker_reaped, rule, w, 0, idle_for.count()); }
   void exited(WorkerId w, Label rule) {
     workers_.fetch_sub(1, std::memory_order_relaxed);
-    emit(EventKind::worker_exited, rule, w, 0);
+    record(EventKind::worker_exited, rule, w, 0, 0, 0, {.workers = -1});
   }
 
   // --- the pool
@@ -143,22 +150,21 @@ class PoolTrace {
   Accounting accounting() const;
 
   // The raw emitter, for a lab pool that needs a kind without a helper above.
+  // It changes no gauge, so the event's counters (derived by the consumer
+  // from the helpers' changes) stay those of the pool.
   void emit(EventKind kind, Label rule, WorkerId w, TaskId t, std::int64_t arg = 0, std::int32_t arg2 = 0) {
-    if (stream_ == nullptr) return;
-    stream_->record([&](Event& e) {
-      e.time = clock_->now().count();
-      e.task = t;
-      e.arg = arg;
-      e.arg2 = arg2;
-      e.worker = w;
-      e.pool = id_;
-      e.kind = kind;
-      e.rule = rule;
-      e.counters = counters();
-    });
+    record(kind, rule, w, t, arg, arg2, {});
   }
 
  private:
+  // What an event does to the gauges; the consumer sums these into each
+  // event's counters, so recording never reads the (shared) gauges.
+  struct Change {
+    std::int8_t workers = 0, busy = 0, queued = 0, blocked = 0;
+  };
+  void record(EventKind kind, Label rule, WorkerId w, TaskId t, std::int64_t arg, std::int32_t arg2, Change c);
+  std::uint64_t real_time_tick(EventKind kind, TaskId t);
+
   static std::uint32_t gauge(const std::atomic<std::int64_t>& g) {
     auto v = g.load(std::memory_order_relaxed);
     return v < 0 ? 0u : static_cast<std::uint32_t>(v);
@@ -166,6 +172,7 @@ class PoolTrace {
 
   Clock* clock_;
   TraceStream* stream_;
+  bool real_time_ = false;  // clock_ is a SteadyClock: time comes from the tick (TimeBase)
   std::string name_;
   PoolId id_ = 0;
   std::atomic<TaskId> next_task_{1};
@@ -173,6 +180,45 @@ class PoolTrace {
   std::atomic<std::int64_t> workers_{0}, busy_{0}, queued_{0}, blocked_{0};
   std::atomic<std::uint64_t> submitted_{0}, completed_{0}, threw_{0}, refused_{0}, dropped_{0};
 };
+
+// The last task_handoff this thread recorded, if its next event is the
+// start of that task: the two are one decision (the worker took the task and
+// runs it) and share one time stamp. Anything else in between breaks the pair.
+struct TraceHandoffStamp {
+  const PoolTrace* pool = nullptr;
+  TaskId task = 0;
+  std::uint64_t tick = 0;
+};
+inline thread_local TraceHandoffStamp trace_handoff_stamp;
+
+inline std::uint64_t PoolTrace::real_time_tick(EventKind kind, TaskId t) {
+  TraceHandoffStamp& last = trace_handoff_stamp;
+  if (kind == EventKind::task_started && last.pool == this && last.task == t && t != 0) {
+    last.pool = nullptr;
+    return last.tick;
+  }
+  const std::uint64_t tick = trace_tick::now();
+  if (kind == EventKind::task_handoff)
+    last = {this, t, tick};
+  else
+    last.pool = nullptr;
+  return tick;
+}
+
+inline void PoolTrace::record(EventKind kind, Label rule, WorkerId w, TaskId t, std::int64_t arg, std::int32_t arg2,
+                              Change c) {
+  if (stream_ == nullptr) return;
+  TraceStream::Record r{0, 0, t, arg, arg2, w, id_, rule, kind, c.workers, c.busy, c.queued, c.blocked};
+  if (real_time_) {
+    r.tick = real_time_tick(kind, t);  // the consumer turns it into the clock's time
+  } else {
+    // A ManualClock, a virtual clock, the engine's adjustable clock: their
+    // time is theirs to say. The tick still orders the event in the stream.
+    r.tick = trace_tick::now();
+    r.time = clock_->now().count();
+  }
+  stream_->record(r);
+}
 
 inline Counters PoolTrace::counters() const {
   return Counters{gauge(workers_), gauge(busy_), gauge(queued_), gauge(blocked_)};

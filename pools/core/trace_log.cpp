@@ -42,7 +42,7 @@ void TraceLog::drain_loop() {
 void TraceLog::sync() {
   const std::uint64_t target = stream_.recorded();
   while (stream_.consumed() < target)
-    if (!drain_once()) std::this_thread::yield();  // a producer is between reserving and publishing
+    if (!drain_once()) std::this_thread::yield();  // the drainer took them: it appends them below
   // The background drainer may have taken the last events off the stream and
   // not yet appended them: it holds drain_m_ until it has.
   std::lock_guard wait_for_drainer(drain_m_);

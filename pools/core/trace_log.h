@@ -31,8 +31,8 @@ class TraceLog {
   std::optional<Event> wait_for(const Pred& pred, std::chrono::milliseconds limit = std::chrono::seconds(10));
   // Skips every event recorded so far: the next wait_for looks only at later ones.
   void mark();
-  // Returns once every event recorded before the call is in the log (a slot
-  // reserved by another thread is waited for until it is published).
+  // Returns once every event recorded (published) before the call is in the
+  // log: at least as many events as the stream had recorded.
   void sync();
 
   std::vector<Event> events() const;

@@ -1,14 +1,30 @@
-// The trace stream: one ordered stream of Events from every pool of a run.
+// The trace stream: every Event of every pool of a run, for one consumer.
 //
-// Producers (any pool thread) reserve a slot in a bounded ring with one
-// compare-and-swap, fill it and publish it; no lock is shared between threads
-// and nothing is allocated per event. The single consumer (the engine, the GUI
-// or a test) drains published slots in reservation order, which is a total
-// order across pools. When the consumer falls behind and the ring is full, the
-// event is not written and is counted in dropped() — never lost silently.
+// Each producing thread records into its own queue (a chain of fixed-size
+// blocks taken from the stream's preallocated pool), so the hot path writes
+// only memory that thread owns: no compare-and-swap on a shared head, no lock,
+// nothing allocated per event. Every event carries a tick (an ordered read of
+// the CPU's time-stamp counter where the kernel trusts it across cores, else
+// steady_clock), and the single consumer (the engine, the GUI or a test)
+// merges the queues by tick. It also derives each pool's counters from the
+// events' changes, so producers never read shared gauges.
+//
+// The stream's promises (docs/architecture.md, "The trace stream"):
+//  - every event recorded is drained once, or counted in dropped(): when no
+//    block is free (the consumer fell behind), the event is not written and is
+//    counted, never lost silently;
+//  - one thread's events come out in the order it recorded them; events of
+//    different threads in tick order, and an event that causally follows
+//    another (a task's start after its submission, whatever threads record
+//    them) comes after it;
+//  - each event's counters are the pool's gauges after the change, summed by
+//    the consumer in that order, so the last event of a quiescent pool shows
+//    its true state.
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -18,6 +34,10 @@
 
 #include "pools/core/event.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
 namespace poolscope {
 
 struct PoolInfo {
@@ -26,74 +46,217 @@ struct PoolInfo {
   std::string design;  // the registry design it was built from
 };
 
+// The stream's merge key: a tick that is monotonic and ordered across cores.
+namespace trace_tick {
+namespace detail {
+extern bool use_tsc;  // set once by calibrate(), before any stream exists
+}
+// Decides and calibrates once per process (thread-safe); every TraceStream
+// calls it on construction, so any thread that records has seen it.
+void calibrate();
+// True if ticks are the CPU's time-stamp counter (the kernel's clocksource is
+// "tsc": it keeps the counters of all cores in step); false: steady_clock ns.
+bool is_tsc();
+// Nanoseconds per tick (1 for steady_clock), measured against steady_clock.
+double ns_per_tick();
+// One tick. `lfence` first: rdtsc alone may execute before the loads that
+// precede it (measured on this project's machine: a thread handed a token by
+// another stamped up to 35 ns *before* the sender's stamp), which would put
+// causally linked events out of order. Linux's own clock reads do the same.
+inline std::uint64_t now() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (detail::use_tsc) {
+    _mm_lfence();
+    return __rdtsc();
+  }
+#endif
+  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+}  // namespace trace_tick
+
+// How the consumer turns a pool's ticks into its clock's time, for pools on a
+// real clock: time = time0 + (steady(tick) - steady0) × scale, where
+// steady(tick) is steady_clock at that tick (the consumer keeps the tick's
+// rate and an anchor per drain). Pools on any other clock (a ManualClock, a
+// virtual one, the engine's adjustable clock) read it for every event and
+// carry the time themselves (from_tick false).
+struct TimeBase {
+  bool from_tick = false;
+  std::int64_t time0 = 0;    // the pool's clock ...
+  std::int64_t steady0 = 0;  // ... and steady_clock (ns since its epoch), read together
+  double scale = 1.0;
+};
+
 class TraceStream {
  public:
-  // `capacity` events are buffered between drains (rounded up to a power of two).
+  // `capacity` events are buffered between drains, in blocks (rounded up).
+  // Each thread that records holds one block while it lives, so a stream
+  // holds at most capacity / block_events() recording threads at once; the
+  // events of a thread beyond that are dropped (and counted).
   explicit TraceStream(std::size_t capacity = std::size_t{1} << 18);
+  ~TraceStream();
   TraceStream(const TraceStream&) = delete;
   TraceStream& operator=(const TraceStream&) = delete;
 
   // Registers a source of events; returns the id its events carry.
-  PoolId add_pool(std::string name, std::string design);
+  PoolId add_pool(std::string name, std::string design, TimeBase base = {});
   std::vector<PoolInfo> pools() const;
 
-  // Producer side, any thread: reserves a slot, calls fill(Event&) on it, and
-  // publishes it. Whatever fill() reads (the time, the counters) is read after
-  // the reservation, so the event with the highest position always sees every
-  // change made before any earlier reservation. Returns false if dropped.
-  template <class Fill>
-  bool record(Fill&& fill);
+  // What a producer writes: an Event's fields, without counters, plus the
+  // merge key and the change it makes to the pool's gauges.
+  struct Record {
+    std::uint64_t tick;
+    std::int64_t time;
+    TaskId task;
+    std::int64_t arg;
+    std::int32_t arg2;
+    WorkerId worker;
+    PoolId pool;
+    Label rule;
+    EventKind kind;
+    std::int8_t d_workers, d_busy, d_queued, d_blocked;
+  };
+  static_assert(sizeof(Record) == 56, "a record is 7/8 of a cache line");
 
-  // Consumer side, one thread at a time: appends up to `max` published events
-  // to `out` in stream order and frees their slots; returns how many.
+  // Producer side, any thread: copies `r` into this thread's own queue and
+  // publishes it. Returns false if it was dropped (no free block).
+  bool record(const Record& r);
+  // For tests and raw producers: calls fill(Event&) on a fresh event and
+  // records it, stamped now. The event's counters are ignored (the consumer
+  // derives them; a raw event changes none).
+  template <class Fill>
+    requires std::invocable<Fill&, Event&>
+  bool record(Fill&& fill) {
+    Event e;
+    fill(e);
+    return record(Record{trace_tick::now(), e.time, e.task, e.arg, e.arg2, e.worker, e.pool, e.rule, e.kind, 0, 0, 0,
+                         0});
+  }
+
+  // Consumer side, one thread at a time: appends up to `max` events to `out`
+  // in stream order and frees their blocks; returns how many. Everything
+  // published before the call that is at least as old as the newest event
+  // seen is included; an event stamped earlier but published after the call
+  // (its thread was preempted between stamping and publishing) comes in a
+  // later drain, out of tick order.
   std::size_t drain(std::vector<Event>& out, std::size_t max = SIZE_MAX);
 
-  std::uint64_t recorded() const { return head_.load(std::memory_order_relaxed); }
-  // Events drained so far (consumer side).
+  // Events recorded (published) so far, and drained so far.
+  std::uint64_t recorded() const;
   std::uint64_t consumed() const;
   std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
-  std::size_t capacity() const { return mask_ + 1; }
+  std::size_t capacity() const { return block_count_ * block_events_; }
+  std::size_t block_events() const { return block_events_; }
+
+  static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+
+  // One thread's queue: the blocks it filled, oldest first. The producer's
+  // fields and the consumer's are on separate cache lines; the consumer
+  // reads the producer's line once per drain.
+  struct Queue {
+    enum State : int { owned, retired, free };
+    // The producer's (the owning thread's).
+    alignas(64) std::uint32_t block = kNone;  // being filled
+    std::uint32_t pos = 0;                    // next slot in it (block_events_: full, take another)
+    std::uint64_t count = 0;                  // events published
+    std::atomic<std::uint64_t> published{0};  // = count, for the consumer
+    std::atomic<std::uint64_t> last_tick{0};  // of the last event published
+    std::atomic<std::uint32_t> first{kNone};  // the first block, once there is one
+    // The consumer's.
+    alignas(64) std::uint32_t head = kNone;  // being read
+    std::uint32_t head_pos = 0;
+    std::uint64_t consumed = 0;
+    std::atomic<int> state{owned};  // retired by the thread's exit; free once drained
+    Queue* next = nullptr;          // in the stream's list (immutable once listed)
+  };
 
  private:
-  struct alignas(64) Slot {
-    std::atomic<std::uint64_t> seq;
-    Event event;
+  struct alignas(64) BlockLinks {
+    std::atomic<std::uint32_t> next{kNone};       // the queue's next block (set by its producer)
+    std::atomic<std::uint32_t> free_next{kNone};  // the free list's next block
   };
-  static_assert(sizeof(Slot) == 64, "one slot per cache line");
 
-  std::unique_ptr<Slot[]> slots_;
-  std::size_t mask_;
-  alignas(64) std::atomic<std::uint64_t> head_{0};  // next position to reserve
+  struct Anchor {
+    std::uint64_t tick = 0;
+    std::int64_t steady = 0;  // steady_clock ns at that tick
+  };
+  static Anchor anchor_now();
+
+  Queue* queue_for_this_thread();
+  Queue* attach();
+  bool next_block(Queue& q);
+  void recycle(Queue& q);
+  void to_event(const Record& r, Event& e);
+  std::uint32_t pop_free();
+  void push_free(std::uint32_t block);
+  Record* slot(std::uint32_t block, std::uint32_t pos) {
+    return &records_[std::size_t{block} * block_events_ + pos];
+  }
+  friend struct ThreadQueues;
+
+  const std::uint64_t uid_;  // never reused: a thread's cached queue names its stream by it
+  std::size_t block_events_;
+  std::uint32_t block_count_;
+  std::unique_ptr<Record[]> records_;
+  std::unique_ptr<BlockLinks[]> links_;
+  alignas(64) std::atomic<std::uint64_t> free_head_;  // (tag << 32) | block: ABA-safe stack
   alignas(64) std::atomic<std::uint64_t> dropped_{0};
-  alignas(64) std::uint64_t tail_ = 0;  // next position to drain (consumer only)
+  alignas(64) std::atomic<Queue*> queues_{nullptr};  // every queue, newest first; freed with the stream
+
+  // Consumer state.
   mutable std::mutex consumer_;
+  std::uint64_t consumed_ = 0;
+  std::uint64_t recycled_recorded_ = 0;  // events of queues recycled for a new thread
+  Anchor anchor_start_, anchor_;          // at construction, at the latest drain
+  double ns_per_tick_ = 1.0;
+  struct Gauges {
+    std::int64_t workers = 0, busy = 0, queued = 0, blocked = 0;
+  };
+  std::vector<Gauges> gauges_;   // per pool, summed from the events drained
+  std::vector<TimeBase> bases_;  // per pool, copied from add_pool's
+  // Per pool, for this drain: time = offset + (tick - anchor_.tick) × mul.
+  struct TickToTime {
+    bool from_tick = false;
+    std::int64_t offset = 0;
+    double mul = 0;
+  };
+  std::vector<TickToTime> conv_;
+  // A queue being merged: its next record, the end of that record's run in
+  // the current block, and how many published records are left to read.
+  struct Head {
+    Queue* q;
+    const Record* cur;
+    const Record* stop;
+    std::uint64_t left;
+  };
+  void start(Head& h);
+  void advance(Head& h);
+  std::vector<Head> heads_;
+  std::vector<std::pair<std::uint64_t, std::size_t>> heap_;  // (tick, heads_ index)
+
   mutable std::mutex pools_m_;
   std::vector<PoolInfo> pools_;
+  std::vector<TimeBase> pool_bases_;
 };
 
-template <class Fill>
-bool TraceStream::record(Fill&& fill) {
-  // A bounded multi-producer ring in the style of Vyukov's: a slot is free for
-  // position p when its seq == p, published when seq == p + 1.
-  std::uint64_t pos = head_.load(std::memory_order_relaxed);
-  Slot* slot;
-  for (;;) {
-    slot = &slots_[pos & mask_];
-    std::uint64_t seq = slot->seq.load(std::memory_order_acquire);
-    auto diff = static_cast<std::int64_t>(seq - pos);
-    if (diff == 0) {
-      // acq_rel: publishes our earlier counter updates to later reservers and
-      // sees theirs from earlier reservations (see record()'s comment).
-      if (head_.compare_exchange_weak(pos, pos + 1, std::memory_order_acq_rel, std::memory_order_relaxed)) break;
-    } else if (diff < 0) {
-      dropped_.fetch_add(1, std::memory_order_relaxed);  // full: the consumer is a lap behind
-      return false;
-    } else {
-      pos = head_.load(std::memory_order_relaxed);
-    }
+// The last queue this thread recorded into, and its stream's uid: the hot
+// path's whole lookup (trivially destructible, so no TLS guard).
+struct TraceQueueCache {
+  std::uint64_t uid = 0;
+  TraceStream::Queue* queue = nullptr;
+};
+inline thread_local TraceQueueCache trace_queue_cache;
+
+inline bool TraceStream::record(const Record& r) {
+  TraceQueueCache& c = trace_queue_cache;
+  Queue* q = c.uid == uid_ ? c.queue : queue_for_this_thread();
+  if (q == nullptr || (q->pos == block_events_ && !next_block(*q))) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return false;
   }
-  fill(slot->event);
-  slot->seq.store(pos + 1, std::memory_order_release);
+  *slot(q->block, q->pos++) = r;
+  q->last_tick.store(r.tick, std::memory_order_relaxed);
+  q->published.store(++q->count, std::memory_order_release);
   return true;
 }
 
