@@ -89,6 +89,26 @@ def ratio(a, b):
     return f"{a / b:.2f}x" if a is not None and b else "-"
 
 
+def simulation_tables(get, markdown):
+    """bench_sim: the primitives' real-mode cost beside std, and the World's speed."""
+    t = Table("Simulation hooks in a real run: poolscope's primitive ÷ the standard one it wraps (same run)",
+              ["primitive", "std (ns)", "poolscope (ns)", "ratio"], markdown)
+    for what, suffix in [("mutex", ""), ("mutex_contended", "/threads:2"), ("notify_nobody", ""),
+                         ("ping_pong", ""), ("thread_start_join", "")]:
+        s = get(f"primitive/{what}/std{suffix}", "real_time")
+        p = get(f"primitive/{what}/poolscope{suffix}", "real_time")
+        t.add(what + suffix.replace("/", " "), fmt(s, 1), fmt(p, 1), ratio(p, s))
+    t.print()
+    t = Table("The simulator's speed (wall time; points = scheduling points)",
+              ["run", "wall (ms)", "points/s (M)", "arrivals/s (k)", "virtual s per wall s"], markdown)
+    for what in ["yield", "mutex", "channel", "scenario/tour", "scenario/steady-poisson", "scenario/survey"]:
+        k = f"sim/{what}"
+        pts, arr, speed = get(k, "points/s"), get(k, "arrivals/s"), get(k, "speed-up")
+        t.add(what, fmt(get(k, "real_time"), 1), fmt(pts / 1e6 if pts else None, 1),
+              fmt(arr / 1e3 if arr else None, 1), fmt(speed))
+    t.print()
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -247,6 +267,7 @@ def main(argv):
     t.print()
 
     tracing_tables()
+    simulation_tables(get, markdown)
 
     # 6. pipeline
     t = Table("Pipeline: what the GUI and the runner consume", ["what", "result"], markdown)

@@ -152,7 +152,7 @@ struct Run::Driver {
       const ScheduledTask& a = arrivals[i];
       if (!sleep_until(a.at)) break;
       lateness[k].push_back((clock.now() - a.at).count());
-      pool->submit(make_runnable(a.task, ctx), SubmitOptions{a.task.priority});
+      submit_task(*pool, make_runnable(a.task, ctx), SubmitOptions{a.task.priority});
     }
     sleep_until(run.workload_.end);
     active--;
@@ -167,7 +167,7 @@ struct Run::Driver {
       do {
         const TaskInstance& task = client_tasks[c].emplace_back(stream.next_task());
         auto done = std::make_shared<Countdown>(1);
-        if (pool->submit(make_runnable(task, ctx, done), SubmitOptions{task.priority}).accepted())
+        if (submit_task(*pool, make_runnable(task, ctx, done), SubmitOptions{task.priority}).accepted())
           done->wait(ctx.cancel);
         if (!sleep_until(std::min(plan.end, clock.now() + stream.next_think()))) break;
       } while (clock.now() < plan.end);

@@ -256,7 +256,7 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"policy", std::string(sim::to_string(sim->settings.policy))},
         {"cpus", sim->settings.cpus},
         {"costs", {{"name", c.name}, {"start_s", s_of(c.start)}, {"wake_s", s_of(c.wake)},
-                   {"handoff_s", s_of(c.handoff)}, {"yield_s", s_of(c.yield)}, {"quantum_s", s_of(c.quantum)}}},
+                   {"handoff_s", s_of(c.handoff)}, {"resume_s", s_of(c.resume)}, {"submit_s", s_of(c.submit)}, {"yield_s", s_of(c.yield)}, {"quantum_s", s_of(c.quantum)}}},
         {"virtual_s", s_of(sim->virtual_end)},
         {"virtual_cpu_s", s_of(sim->cpu)},
         {"steps", sim->steps},

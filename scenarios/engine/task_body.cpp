@@ -47,6 +47,12 @@ bool Countdown::wait(CancelScope& scope) {
   return all;
 }
 
+SubmitResult submit_task(Pool& pool, Task task, const SubmitOptions& options) {
+  if (sim::World* w = sim::active()) [[unlikely]]
+    w->compute(w->settings().costs.submit, "submit");
+  return pool.submit(std::move(task), options);
+}
+
 void spin_for(Nanos cpu) {
   if (sim::World* w = sim::active()) [[unlikely]]
     return w->compute(cpu, "spin task");
@@ -95,7 +101,7 @@ void run_task(const TaskInstance& t, TaskContext& ctx) {
   if (!t.children.empty()) {
     auto children = std::make_shared<Countdown>(static_cast<int>(t.children.size()));
     for (const TaskInstance& child : t.children) {
-      SubmitResult r = ctx.pool->submit(make_runnable(child, ctx, children), SubmitOptions{child.priority});
+      SubmitResult r = submit_task(*ctx.pool, make_runnable(child, ctx, children), SubmitOptions{child.priority});
       if (!r.accepted()) ctx.children_refused.fetch_add(1, std::memory_order_relaxed);
     }
     if (t.wait_children) children->wait(ctx.cancel);

@@ -64,6 +64,10 @@ struct TaskContext {
 // without running it (refused, dropped).
 Task make_runnable(const TaskInstance& t, TaskContext& ctx, std::shared_ptr<Countdown> done = nullptr);
 
+// pool.submit, as every submitter of a run calls it. In a simulation the
+// call's own code costs the submitter Costs::submit of CPU first.
+SubmitResult submit_task(Pool& pool, Task task, const SubmitOptions& options);
+
 // Burns `cpu` of this thread's CPU time (in a simulation: holds a virtual
 // CPU that long).
 void spin_for(Nanos cpu);

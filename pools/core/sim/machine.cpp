@@ -15,12 +15,14 @@ Costs costs_preset(std::string_view name) {
     c.start = 1us;
     c.wake = 200ns;
     c.handoff = 100ns;
+    c.resume = 100ns;
+    c.submit = 200ns;
     c.yield = 50ns;
     return c;
   }
   if (name == "free") {
     c.name = "free";
-    c.start = c.wake = c.handoff = 0ns;
+    c.start = c.wake = c.handoff = c.resume = c.submit = 0ns;
     c.yield = 1ns;  // a spin loop must still move the clock, or it would spin forever at one instant
     return c;
   }
@@ -41,9 +43,9 @@ Costs parse_costs(std::string_view spec) {
       throw std::invalid_argument("cost override '" + std::string(item) + "': expected key=duration, e.g. wake=5us");
     std::string key(item.substr(0, eq));
     Nanos* field = key == "start" ? &c.start : key == "wake" ? &c.wake : key == "handoff" ? &c.handoff
-                 : key == "yield" ? &c.yield : key == "quantum" ? &c.quantum : nullptr;
+                 : key == "resume" ? &c.resume : key == "submit" ? &c.submit : key == "yield" ? &c.yield : key == "quantum" ? &c.quantum : nullptr;
     if (!field)
-      throw std::invalid_argument("cost override '" + key + "': expected one of start, wake, handoff, yield, quantum");
+      throw std::invalid_argument("cost override '" + key + "': expected one of start, wake, handoff, resume, submit, yield, quantum");
     std::optional<Nanos> d = parse_duration(item.substr(eq + 1));
     if (!d)
       throw std::invalid_argument("cost override '" + key + "': '" + std::string(item.substr(eq + 1)) +

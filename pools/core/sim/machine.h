@@ -20,6 +20,15 @@ struct Costs {
   Nanos wake{std::chrono::microseconds(20)};
   // CPU time the waking thread spends per thread it wakes (the futex call).
   Nanos handoff{std::chrono::microseconds(2)};
+  // CPU time a woken thread spends getting back onto a CPU (the context
+  // switch, the caches it refills): a thousand threads each woken every 10 ms
+  // keep two CPUs busy with switching alone, as on a real machine.
+  Nanos resume{std::chrono::microseconds(2)};
+  // CPU time a submitter spends in one submit call's own code (the pool's
+  // bookkeeping, the trace, the engine's), beyond the waits and wake-ups it
+  // causes: a burst of 300 submissions takes 150 µs, time enough for the
+  // workers it wakes to start taking them, as on a real machine.
+  Nanos submit{std::chrono::nanoseconds(500)};
   // CPU time one yield of a spinning thread burns.
   Nanos yield{std::chrono::nanoseconds(100)};
   // A thread that computes longer than this is preempted, so that the others

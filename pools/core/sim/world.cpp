@@ -265,6 +265,9 @@ bool World::sleep() {
   if (self->list) {  // not woken (or timed out) since it enlisted
     self->state = VThread::State::blocked;
     switch_out();
+    // Back onto a CPU. A timer's sleeper is exempt, so that a deadline reads
+    // exactly (a keep-alive of 60 s ends at 60 s, not 60 s and 2 µs).
+    if (!self->timed_out) compute(settings_.costs.resume, "wake-up");
   }
   return !self->timed_out;
 }
