@@ -53,6 +53,26 @@ class Goroutine {
 
 // "A send on an unbuffered channel can proceed if a receiver is ready."
 // (The Go Programming Language Specification, Send statements.)
+// The race a timed select can lose: a waker claims the parker (a send to the
+// channel it waits on) just as its deadline passes. The parked thread must
+// then wait for that waker's ready() and take its case, not spin on the
+// expired deadline holding the parker's lock, which ready() needs.
+TEST_CASE("go::Parker: a deadline that passes after a waker's claim waits for its ready and returns its case") {
+  ManualClock clock;
+  go::Parker parker(/*timed=*/true);
+  int got = go::Parker::kWaiting;
+  Thread parked("parked", [&] { got = parker.park_until(clock, Time(10ms)); });
+  REQUIRE(clock.await_waiters(1));
+  REQUIRE(parker.claim(7));  // the waker wins the parker...
+  clock.advance(20ms);       // ...and the deadline passes before its ready()
+  // The parked thread has woken, timed out and lost the claim: it holds the
+  // parker's lock again, and must let go of it while it waits.
+  await_condition([&] { return clock.waiters() == 0; }, "the parked thread to wake at its deadline");
+  parker.ready();
+  parked.join();
+  CHECK(got == 7);
+}
+
 TEST_CASE("go::Chan: an unbuffered send completes only when a receiver takes the value") {
   go::Chan<int> ch;
   Goroutine sender([&] { ch.send(7); });

@@ -47,7 +47,12 @@ int Parker::park_until(Clock& clock, Time deadline) {
     if (cv_.wait_until(lock, clock, deadline) == std::cv_status::timeout &&
         wake_.load(std::memory_order_acquire) != kReady) {
       if (claim(kTimedOut)) return kTimedOut;
-      // A waker won the race with the deadline: take what it gives.
+      // A waker won the race with the deadline: take what it gives, waiting
+      // for its ready() without a deadline. A timed wait whose deadline has
+      // passed returns at once without letting go of m_, so looping on it
+      // would keep ready() from ever taking m_ (a spin that held gammazero's
+      // dispatcher and the submitter that woke it, about one real run in 200).
+      while (wake_.load(std::memory_order_acquire) != kReady) cv_.wait(lock);
     }
   }
   return claim_.load(std::memory_order_acquire);
