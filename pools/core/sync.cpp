@@ -55,6 +55,14 @@ void this_thread::yield() {
 
 std::cv_status CondVar::sim_wait(LockRef lock, std::optional<Time> deadline) {
   sim::World& w = *sim::active();
+  // A deadline already passed: time out at once, still holding the lock, as
+  // the manual clock does (and as a real timed wait nearly does: it lets go
+  // of the lock for an instant another thread rarely catches). A loop on an
+  // expired deadline then shows as the livelock it is on a real machine.
+  if (deadline && *deadline <= w.now()) {
+    w.point("CondVar::wait_until (deadline passed)");
+    return std::cv_status::timeout;
+  }
   // On the list before the lock is let go: a notify that comes while the
   // unlock hands the mutex on is not lost.
   w.enlist(sim_waiters_, deadline ? "CondVar::wait_until" : "CondVar::wait", deadline);
