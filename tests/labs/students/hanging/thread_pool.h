@@ -53,13 +53,13 @@ class ThreadPool {
 
   PoolTrace trace_;
   const int max_queue_;
-  mutable std::mutex mtx_;
+  mutable Mutex mtx_;
   CondVar cond_;
   std::deque<Job> queue_;  // an empty Job is an exit task
   int waiting_ = 0;        // may become negative, as in nginx
   int alive_ = 0;
   std::vector<Thread> threads_;
-  std::mutex destroying_;
+  Mutex destroying_;
 };
 
 }  // namespace poolscope::lab01
