@@ -26,6 +26,7 @@
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/version.h"
 #include "scenarios/runner/args.h"
+#include "scenarios/runner/sweep_command.h"
 #include "scenarios/runner/table.h"
 
 namespace {
@@ -475,6 +476,9 @@ int main(int argc, char** argv) {
   const std::string max_tasks_help = "refuse a scenario that schedules more tasks than this (default 10000000)";
   run_cmd->add_option("--max-tasks", ra.limits.max_tasks, max_tasks_help)->check(CLI::Range(1ull, 1'000'000'000ull));
 
+  runner::SweepArgs sa;
+  auto* sweep_cmd = runner::add_sweep_command(app, sa);
+
   std::string target;
   Limits validate_limits;
   auto* validate_cmd = app.add_subcommand("validate", "check a scenario file without running it");
@@ -506,6 +510,10 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run(ra);
     if (*explore_cmd) return explore_schedules(ea);
+    if (*sweep_cmd) {
+      sa.jobs_given = sweep_cmd->count("--jobs") > 0;
+      return runner::run_sweep(sa, [] { return g_signal.load(); });
+    }
     if (*validate_cmd) return validate(target, validate_limits);
     if (*pools) return list_pools(as_json);
     if (*describe) return describe_pool(target, as_json);
