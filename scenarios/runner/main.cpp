@@ -25,6 +25,8 @@
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/version.h"
+#include "scenarios/runner/args.h"
+#include "scenarios/runner/sweep_command.h"
 #include "scenarios/runner/table.h"
 
 namespace {
@@ -32,6 +34,9 @@ namespace {
 using namespace poolscope;
 using namespace poolscope::scenario;
 using runner::human_duration;
+using runner::parse_seed;
+using runner::parse_setting;
+using runner::scenario_path;
 
 constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
 
@@ -134,36 +139,6 @@ int list_scenarios(bool as_json) {
   return kOk;
 }
 
-bool valid_utf8(const std::string& s) {
-  try {
-    (void)json(s).dump();
-    return true;
-  } catch (const json::type_error&) {
-    return false;
-  }
-}
-
-// A path that exists (a file, a directory, a FIFO) is the user's file, and
-// what is wrong with it is said as such; only a name that is nowhere is
-// looked up among the shipped scenarios.
-std::filesystem::path scenario_path(const std::string& arg) {
-  std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(arg, ec))) return arg;
-  return resolve_scenario(arg);
-}
-
-// `--set POOL.PARAM=VALUE`: VALUE is JSON when it parses as JSON (10, true,
-// "x"), else a string (so 2s needs no quotes).
-std::pair<std::string, json> parse_setting(const std::string& arg) {
-  auto eq = arg.find('=');
-  if (!valid_utf8(arg)) throw ConfigError("--set", "expected POOL.PARAM=VALUE in UTF-8; the argument is not valid UTF-8");
-  if (eq == std::string::npos) throw ConfigError("--set " + arg, "expected POOL.PARAM=VALUE");
-  std::string value = arg.substr(eq + 1);
-  json v = json::parse(value, nullptr, false);
-  if (v.is_discarded()) v = value;
-  return {arg.substr(0, eq), v};
-}
-
 Scenario load_with_overrides(const std::string& arg, const Overrides& o) {
   std::filesystem::path file = scenario_path(arg);
   json j = read_scenario_json(file);
@@ -213,19 +188,6 @@ struct RunArgs {
   Limits limits;
   std::string seed;
 };
-
-// --seed: decimal digits only, in [0, 2^64-1]; "-1" does not wrap and
-// "18446744073709551616" does not saturate.
-std::uint64_t parse_seed(const std::string& text) {
-  auto fail = [&] { throw ConfigError("--seed " + describe_json(json(text)), "expected an integer in [0, 18446744073709551615]"); };
-  if (text.empty() || text.size() > 20) fail();
-  std::uint64_t v = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') fail();
-    if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<unsigned>(c - '0'), &v)) fail();
-  }
-  return v;
-}
 
 // A destination that cannot be written is bad input, found before the run
 // (exit 2), not after it. `directory`: --csv, created if missing.
@@ -514,6 +476,9 @@ int main(int argc, char** argv) {
   const std::string max_tasks_help = "refuse a scenario that schedules more tasks than this (default 10000000)";
   run_cmd->add_option("--max-tasks", ra.limits.max_tasks, max_tasks_help)->check(CLI::Range(1ull, 1'000'000'000ull));
 
+  runner::SweepArgs sa;
+  auto* sweep_cmd = runner::add_sweep_command(app, sa);
+
   std::string target;
   Limits validate_limits;
   auto* validate_cmd = app.add_subcommand("validate", "check a scenario file without running it");
@@ -545,6 +510,10 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run(ra);
     if (*explore_cmd) return explore_schedules(ea);
+    if (*sweep_cmd) {
+      sa.jobs_given = sweep_cmd->count("--jobs") > 0;
+      return runner::run_sweep(sa, [] { return g_signal.load(); });
+    }
     if (*validate_cmd) return validate(target, validate_limits);
     if (*pools) return list_pools(as_json);
     if (*describe) return describe_pool(target, as_json);

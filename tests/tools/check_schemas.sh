@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The documents poolscope reads and writes match their published schemas:
 # every shipped scenario and test scenario, and results written by the runner:
-# one with events, one that skipped an optional pool, one that stalled.
+# one with events, one that skipped an optional pool, one that stalled; and
+# sweeps: a simulated one with two params, and one whose points stalled.
 set -euo pipefail
 runner=$1 source_dir=$2 work=$3
 validate="/usr/bin/python3 $source_dir/tests/tools/validate_json.py"
@@ -17,4 +18,14 @@ if [ "$rc" -ne 1 ]; then
   exit 1
 fi
 $validate "$source_dir/docs/schemas/result.schema.json" "$work/result.json" "$work/skipped.json" "$work/stalled.json"
+rc=0
+"$runner" sweep periodic-bursts --param ants.ExpiryDuration=1s,6s --param java.keepAliveTime=1s,3s --quiet \
+  --json "$work/sweep.json"
+"$runner" sweep "$source_dir/tests/data/stall.json" --param java-1.keepAliveTime=1s --quiet \
+  --json "$work/sweep-stalled.json" 2>/dev/null || rc=$?
+if [ "$rc" -ne 1 ]; then
+  echo "schemas: the stalling sweep exited $rc, expected 1" >&2
+  exit 1
+fi
+$validate "$source_dir/docs/schemas/sweep.schema.json" "$work/sweep.json" "$work/sweep-stalled.json"
 echo "schemas: ok"

@@ -1,0 +1,162 @@
+// `poolscope sweep` as a user meets it: the table, the CSV and JSON files,
+// the out dir of point results, exit codes, and the lesson docs/sweeps.md
+// quotes (ants' expiry against periodic bursts).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "pools/core/params.h"
+
+using Catch::Matchers::Contains;
+using poolscope::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path scratch() {
+  fs::path dir = fs::temp_directory_path() / ("poolscope-sweep-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+Result run(const std::string& args) {
+  fs::path err = scratch() / "stderr.txt";
+  std::string cmd = std::string(POOLSCOPE_RUNNER) + " " + args + " 2>" + err.string();
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
+}
+
+std::string data(const std::string& name) { return std::string(POOLSCOPE_SOURCE_DIR) + "/tests/data/" + name; }
+
+}  // namespace
+
+TEST_CASE("sweep cli: a table of points, CSV and JSON files, and each point's result in the out dir") {
+  fs::path dir = scratch() / "outputs";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  Result r = run("sweep periodic-bursts --pool ants --param ants.ExpiryDuration=1s,10s --metric spawned,reaped --csv " +
+                 (dir / "s.csv").string() + " --json " + (dir / "s.json").string() + " --out-dir " +
+                 (dir / "points").string());
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Contains("2 of 2 points, simulated"));
+  CHECK_THAT(r.out, Contains("point  ants.ExpiryDuration  pool  spawned  reaped"));
+
+  std::string csv = slurp(dir / "s.csv");
+  CHECK(csv == "point,ants.ExpiryDuration,pool,spawned,reaped,status\n0,1s,ants,240,240,ok\n1,10s,ants,40,0,ok\n");
+
+  json j = json::parse(slurp(dir / "s.json"));
+  CHECK(j["format"] == "poolscope-sweep/1");
+  CHECK(j["status"] == "ok");
+  CHECK(j["mode"] == "simulated");
+  CHECK(j["points_total"] == 2);
+  REQUIRE(j["points"].size() == 2);
+  CHECK(j["points"][1]["values"]["ants.ExpiryDuration"] == "10s");
+  CHECK(j["points"][1]["pools"][0]["metrics"]["spawned"] == 40);
+  CHECK(j["points"][1]["result"] == "point-001.json");
+
+  // Each point's full result, with its events, for the GUI.
+  json point = json::parse(slurp(dir / "points" / "point-001.json"));
+  CHECK(point["format"] == "poolscope-result/1");
+  CHECK(point["pools"][0]["config"]["ExpiryDuration"] == "10s");
+  CHECK(point["pools"][0]["events"].size() > 0);
+  for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+}
+
+TEST_CASE("sweep cli: JSON or CSV to stdout replaces the table, and --shard K/N runs its share") {
+  Result j = run("sweep periodic-bursts --pool ants --param ants.ExpiryDuration=1s,2s,3s --json - --shard 2/2");
+  REQUIRE(j.code == 0);
+  json doc = json::parse(j.out);
+  CHECK(doc["shard"] == json{{"k", 2}, {"n", 2}});
+  REQUIRE(doc["points"].size() == 1);
+  CHECK(doc["points"][0]["index"] == 1);
+
+  Result c = run("sweep periodic-bursts --pool ants --param ants.ExpiryDuration=1s --metric spawned --csv -");
+  REQUIRE(c.code == 0);
+  CHECK(c.out == "point,ants.ExpiryDuration,pool,spawned,status\n0,1s,ants,240,ok\n");
+}
+
+TEST_CASE("sweep cli: bad input exits 2 with the flag named, and writes nothing") {
+  fs::path dir = scratch() / "bad";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string outs = " --csv " + (dir / "s.csv").string() + " --json " + (dir / "s.json").string() +
+                           " --out-dir " + (dir / "points").string();
+  struct Case {
+    std::string args, message;
+  };
+  for (const Case& c : {
+           Case{"--param ants.ExpiryDuration=1s,later", "--param ants.ExpiryDuration=1s,later: value 'later' of "
+                                                        "ants.ExpiryDuration: expected a duration"},
+           Case{"--param nope.size=1", "--param nope.size=1: no pool 'nope'"},
+           Case{"--param ants.Expiry=1s", "unknown parameter 'Expiry' for pool design 'ants'"},
+           Case{"--param ants.size=4 --metric spawnd", "--metric spawnd: unknown metric"},
+           Case{"--param ants.size=4 --shard 3/2", "--shard 3/2: expected K/N"},
+           Case{"--param ants.size=4 --real --jobs 2", "--jobs 2: real points run one at a time"},
+           Case{"--param ants.PreAlloc=true --param ants.size=-1", "point 0 (ants.PreAlloc=true ants.size=-1)"},
+       }) {
+    Result r = run("sweep periodic-bursts " + c.args + outs);
+    INFO(c.args);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains(c.message));
+    CHECK(fs::is_empty(dir));
+  }
+  CHECK(run("sweep periodic-bursts").code == 2);  // --param is required
+}
+
+TEST_CASE("sweep cli: a point that stalls makes the sweep exit 1, with the point named") {
+  Result r = run("sweep " + data("stall.json") + " --param java-1.keepAliveTime=1s,2s --metric tasks.completed");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Contains("point 0 (java-1.keepAliveTime=1s): stalled"));
+  CHECK_THAT(r.out, Contains("status"));
+}
+
+TEST_CASE("sweep cli: --real runs the points on real threads") {
+  Result r = run("sweep " + data("smoke.json") + " --real --pool ants --param ants.size=4 --metric tasks.submitted --json -");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  json doc = json::parse(r.out);
+  CHECK(doc["mode"] == "real");
+  CHECK(doc["simulation"].is_null());
+  CHECK(doc["points"][0]["pools"][0]["metrics"]["tasks.submitted"].get<int>() > 0);
+}
+
+// The lesson of docs/sweeps.md: how short may ants' expiry be before periodic
+// bursts (40 tasks every 5 s) pay a thread start each time? At or below
+// 3 s nearly every task of every burst starts a worker; past the 5 s period
+// only the first burst does.
+TEST_CASE("sweep cli: the ants expiry lesson's table") {
+  Result r = run("sweep periodic-bursts --pool ants --param ants.ExpiryDuration=100ms,1s,2s,3s,4s,5s,6s,10s "
+                 "--metric spawned,queue_wait_s.p50,cpu --json -");
+  REQUIRE(r.code == 0);
+  json doc = json::parse(r.out);
+  std::vector<std::uint64_t> spawned;
+  for (const json& p : doc["points"]) spawned.push_back(p["pools"][0]["metrics"]["spawned"].get<std::uint64_t>());
+  REQUIRE(spawned.size() == 8);
+  for (std::size_t i : {0, 1, 2}) CHECK(spawned[i] == 240);  // 6 bursts x 40
+  CHECK(spawned[3] > 200);
+  CHECK(spawned[6] == 40);
+  CHECK(spawned[7] == 40);
+}
