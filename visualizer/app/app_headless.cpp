@@ -168,7 +168,13 @@ bool App::headless_step() {
         std::printf("poolscope-gui: %s: plots at %.0f,%.0f %.0f,%.0f px\n", options_.screenshot.c_str(),
                     ui_.time_x0 * fb.x, ui_.plots_y0 * fb.y, ui_.time_x1 * fb.x, ui_.plots_y1 * fb.y);
       }
-      if (replay_ && (options_.drag || options_.at))
+      // Which run is on screen (the badge), and a failing schedule's moment: the smoke test checks them.
+      std::printf("poolscope-gui: on screen: %s\n",
+                  (live_ ? live_->mode() : RunMode::of_result(replay_->file().run)).badge().c_str());
+      if (failing_)
+        std::printf("poolscope-gui: schedule %d failed at %.6f s: %s\n", failing_->schedule,
+                    static_cast<double>(failing_->at) / 1e9, failing_->problem.c_str());
+      if (replay_ && (options_.drag || options_.at || failing_))
         std::printf("poolscope-gui: the replay cursor is at %.6f s of %.6f s, event %zu of %zu\n",
                     static_cast<double>(replay_->time()) / 1e9, static_cast<double>(replay_->end_time()) / 1e9,
                     replay_->position(), replay_->size());

@@ -47,6 +47,9 @@ struct Ui {
   // per pool in a window of their own; the drag's anchor while it goes on.
   std::optional<std::pair<std::int64_t, std::int64_t>> range;
   std::optional<std::int64_t> range_anchor;
+  // A failing schedule's moment (ns): since when it was building, and when
+  // it showed; a tint between them and a line at the failure, in every item.
+  std::optional<std::pair<std::int64_t, std::int64_t>> failure;
   // The worker under the mouse (its lane, or a marker that names it), as
   // (pool, worker): its lane is outlined and its markers ringed in every
   // view. Set during a frame, shown from the next.

@@ -54,6 +54,14 @@ void LiveSession::set_seed(std::uint64_t seed) {
   validate();
 }
 
+void LiveSession::apply(const scenario::Overrides& overrides) {
+  doc_ = scenario::apply_overrides(doc_, overrides);
+  validate();
+  if (!scenario_) return;
+  time_scale_ = scenario_->time_scale;
+  if (scenario_->simulation) sim_spec_ = *scenario_->simulation;
+}
+
 void LiveSession::add_pool(const std::string& design) {
   // A name not yet used: the design's, then design-2, design-3 ...
   auto taken = [&](const std::string& name) {

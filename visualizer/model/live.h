@@ -41,6 +41,10 @@ class LiveSession {
   // Sets (or with null, resets to its default) a pool's parameter.
   void set_param(std::size_t pool, const std::string& param, const json& value);
   void set_seed(std::uint64_t seed);
+  // The runner's command-line changes (--sim, --real, --cpus, --costs,
+  // --policy, --sim-seed, --time-scale), as `poolscope run` applies them.
+  // Throws ConfigError naming the option.
+  void apply(const scenario::Overrides& overrides);
   void add_pool(const std::string& design);
   void remove_pool(std::size_t pool);
 
