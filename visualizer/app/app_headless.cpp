@@ -118,6 +118,7 @@ bool App::headless_step() {
       if (ready) {
         phase_ = options_.drag ? Phase::dragging : Phase::settling;
         settle_ = 3;  // frames for the layout and the last events to reach the screen
+        ui_.refresh_table = true;  // and the table, as of those events
       }
       return true;
     }
@@ -126,6 +127,7 @@ bool App::headless_step() {
       phase_ = Phase::settling;
       return true;
     case Phase::settling:
+      ui_.refresh_table = true;  // events still arriving while it settles show in the picture's table too
       if (--settle_ > 0) return true;
       if (replay_ && replay_->behind()) {  // the table as of the cursor: its rebuild takes a few frames
         settle_ = 1;

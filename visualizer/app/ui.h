@@ -67,6 +67,10 @@ struct Ui {
     left_width = std::max(left_width, 130.0f + 96.0f * static_cast<float>(pools));
   }
   bool scrubbing = false;  // the replay cursor was dragged in the last frame
+  // The comparison table is recomputed at the next frame, however recently
+  // it was: a headless picture must not show it up to a quarter second old
+  // (2.5 s of scenario in a simulation at 10x).
+  bool refresh_table = false;
 
   // The scenario's phases, one after another from 0 (steady, burst, idle ...),
   // drawn as bands under the ruler and as boundaries through every item.
