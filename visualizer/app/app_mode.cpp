@@ -99,6 +99,7 @@ void App::mode_controls(LiveSession& live) {
   ImGui::EndDisabled();
 
   if (!ImGui::BeginPopup("machine")) return;
+  ImGui::TextDisabled("the next run's machine and schedule");
   scenario::SimulationSpec spec = live.simulation();
   bool changed = false;
   const float w = ui_.px(150);
