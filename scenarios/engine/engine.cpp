@@ -311,7 +311,21 @@ bool Run::segment_paused(const Segment& seg) const { return seg.real_clock && se
 // so every thread the engine and the pools start is the World's.
 void Run::simulate() {
   sim::World world(options_.simulation ? *options_.simulation : simulation_settings(scenario_));
-  if (pacer_) world.set_pacer([this](Time from, Time to) { pacer_->pace(from, to); });
+  // Before the pacer holds virtual time back (a pause, a step, a slow
+  // speed), the trace so far goes into the metrics: a live view then shows
+  // every event up to the instant the run waits at, not only up to the
+  // monitor's last poll. The World's OS thread is the stream's one consumer
+  // either way (the monitor is one of its fibers).
+  std::vector<Event> batch;
+  auto drain = [this, &batch] {
+    batch.clear();
+    stream_.drain(batch);
+    if (batch.empty()) return;
+    std::lock_guard g(metrics_m_);
+    metrics_.set_pools(stream_.pools());  // a pool still being created is named already
+    metrics_.add(batch);
+  };
+  if (pacer_) world.set_pacer([this, &drain](Time from, Time to) { pacer_->pace(from, to, drain); });
   world_ = &world;
   RunOutcome::Simulation out{.settings = world.settings()};
   try {

@@ -23,6 +23,17 @@ std::string run_problem(const RunOutcome& outcome, const metrics::RunMetrics& m)
   return "";
 }
 
+ProblemMoment problem_moment(const RunOutcome& outcome, const metrics::RunMetrics& m) {
+  // The same order as run_problem: the first problem it names is the one placed.
+  const bool failed = outcome.simulation && outcome.simulation->failure;
+  if (!failed)
+    for (const PoolOutcome& p : outcome.pools)
+      if (p.stall) return {p.stall->at, std::min(p.stall->at, p.stall->last_progress)};
+  std::int64_t end = 0;
+  for (const metrics::PoolMetrics& p : m.pools()) end = std::max(end, p.last_time());
+  return {Time(end), Time(end)};
+}
+
 sim::Settings schedule_settings(const Scenario& s, const ExploreOptions& o, int i) {
   sim::Settings settings = simulation_settings(s);
   settings.seed = o.first_seed + static_cast<std::uint64_t>(i);

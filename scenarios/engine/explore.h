@@ -19,6 +19,16 @@ namespace poolscope::scenario {
 // stranded in a queue), the trace is incomplete, or threads outlived the run.
 std::string run_problem(const RunOutcome& outcome, const metrics::RunMetrics& m);
 
+// When the problem of a failed run showed, on the trace's time axis, and
+// since when it had been building: for a stall, the watchdog firing and the
+// pool's last progress before it; otherwise (a failed simulation, a broken
+// invariant, a thread left over) where the trace ends, for both. The GUI
+// opens a failing schedule there.
+struct ProblemMoment {
+  Time at{0}, since{0};
+};
+ProblemMoment problem_moment(const RunOutcome& outcome, const metrics::RunMetrics& m);
+
 struct ExploreOptions {
   int schedules = 1000;
   std::uint64_t first_seed = 1;

@@ -10,8 +10,20 @@ void Pacer::rebase_locked(Time at) {
   base_wall_ = std::chrono::steady_clock::now();
 }
 
-void Pacer::pace(Time from, Time to) {
+void Pacer::pace(Time from, Time to, const std::function<void()>& before_wait) {
   std::unique_lock lock(m_);
+  bool waited = false;
+  auto wait = [&](auto&& block) {
+    if (!waited && before_wait) {
+      waited = true;
+      lock.unlock();
+      before_wait();
+      lock.lock();
+      return;  // the state may have changed meanwhile: the loop looks again
+    }
+    waited = true;
+    block();
+  };
   for (;;) {
     if (released_) break;
     if (paused_) {
@@ -19,14 +31,14 @@ void Pacer::pace(Time from, Time to) {
         --steps_;
         break;
       }
-      changed_.wait(lock);
+      wait([&] { changed_.wait(lock); });
       continue;
     }
     auto due = base_wall_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double, std::nano>(static_cast<double>((to - base_).count()) / speed_));
     if (std::chrono::steady_clock::now() >= due) break;
     // Woken early by a change of speed or a pause: the loop computes again.
-    changed_.wait_until(lock, due);
+    wait([&] { changed_.wait_until(lock, due); });
   }
   (void)from;
   last_ = to;

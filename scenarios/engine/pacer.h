@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 
 #include "pools/core/clock.h"
@@ -19,8 +20,11 @@ class Pacer {
  public:
   explicit Pacer(double speed, bool paused = false);
 
-  // Blocks until virtual time may move from `from` to `to`.
-  void pace(Time from, Time to);
+  // Blocks until virtual time may move from `from` to `to`. `before_wait`,
+  // if given, runs (outside the pacer's lock) once before it first blocks:
+  // the World has nothing to do until then, and a view paused or stepped
+  // here should see everything up to this instant.
+  void pace(Time from, Time to, const std::function<void()>& before_wait = {});
 
   void set_speed(double speed);  // > 0: virtual seconds per wall second
   double speed() const;

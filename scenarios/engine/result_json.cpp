@@ -264,6 +264,9 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"threads", sim->threads},
         {"leaked_threads", sim->leaked}};
   }
+  if (const auto& x = options.explore)
+    head["explore"] = {{"schedule", x->schedule}, {"schedules_run", x->ran}, {"problem", x->problem},
+                       {"at_s", seconds(x->at.count())}, {"since_s", seconds(x->since.count())}, {"replay", x->replay}};
   // The head, then the pools one by one, so a million events never sit in one json value.
   std::string text = head.dump(2);
   text.erase(text.find_last_of('}'));

@@ -3,7 +3,9 @@
 // request, every event. Versioned by its "format" field.
 #pragma once
 
+#include <optional>
 #include <ostream>
+#include <string>
 
 #include "scenarios/engine/engine.h"
 
@@ -11,8 +13,20 @@ namespace poolscope::scenario {
 
 inline constexpr std::string_view kResultFormat = "poolscope-result/1";
 
+// A failing schedule `poolscope explore` found, written with its result
+// (the "explore" block): which schedule, what went wrong, when (see
+// explore.h's problem_moment), and the command that replays it.
+struct ExploreNote {
+  int schedule = 0;  // 1-based, as explore prints it
+  int ran = 0;       // schedules run until it
+  std::string problem;
+  Time at{0}, since{0};
+  std::string replay;
+};
+
 struct ResultOptions {
   bool include_events = false;
+  std::optional<ExploreNote> explore;
   std::size_t series_points = 1000;  // time-series buckets per pool (each bucket keeps its maxima)
 };
 

@@ -237,6 +237,7 @@ ResultFile build(ResultSax& sax, const std::string& file) {
   r.scenario = required(root, "", "scenario");
   r.environment = root.value("environment", json::object());
   r.run = root.value("run", json::object());
+  r.explore = root.value("explore", json(nullptr));
   const json& pools = required(root, "", "pools");
   if (!pools.is_array()) fail_at("/pools", "an array of pools", pools);
   sax.pools.resize(pools.size());

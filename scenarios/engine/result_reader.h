@@ -30,6 +30,7 @@ struct ResultFile {
   std::string file;
   std::string status;
   json scenario, environment, run;  // as written
+  json explore;                     // a failing schedule's note from `poolscope explore`, else null
   std::vector<ResultPool> pools;
   bool has_events = false;  // written with --events
   // Every pool's events, merged by time; each pool's own events keep their

@@ -416,12 +416,16 @@ int explore_schedules(const ExploreArgs& a) {
   RunResult again = run_scenario(s, ro);
   const std::string replayed = run_problem(again.outcome, again.metrics);
   if (replayed != f.problem) std::cout << "  warning: the replay did not fail the same way: " << replayed << "\n";
-  write_destination(dest, [&](std::ostream& out) {
-    write_result(out, s, again.outcome, again.metrics, ResultOptions{.include_events = true});
-  });
-  std::cout << "  its trace: " << dest.shown << " (open it in poolscope-gui)\n"
-            << "  replay it: poolscope run " << a.scenario << (a.pool.empty() ? "" : " --pool " + a.pool)
-            << " --sim-seed " << f.settings.seed << " --policy " << sim::to_string(f.settings.policy) << "\n";
+  const std::string replay = "poolscope run " + a.scenario + (a.pool.empty() ? "" : " --pool " + a.pool) +
+                             " --sim-seed " + std::to_string(f.settings.seed) + " --policy " +
+                             std::string(sim::to_string(f.settings.policy));
+  // The failure, its moment and the replay command go into the file too: the GUI opens it there.
+  const ProblemMoment moment = problem_moment(again.outcome, again.metrics);
+  ResultOptions ro_out{.include_events = true};
+  ro_out.explore = ExploreNote{f.schedule + 1, r.ran, f.problem, moment.at, moment.since, replay};
+  write_destination(dest, [&](std::ostream& out) { write_result(out, s, again.outcome, again.metrics, ro_out); });
+  std::cout << "  its trace: " << dest.shown << " (open it in poolscope-gui: it opens at the failure)\n"
+            << "  replay it: " << replay << "\n";
   std::cout.flush();
   // A failed simulation abandoned its threads where they stood: leave without cleaning up after them.
   if (again.outcome.simulation && again.outcome.simulation->failure) std::_Exit(kFailed);

@@ -40,13 +40,18 @@ expect_refused "--hover: expected X,Y in px" "$gui" --hover a,b "${shot[@]}"
 expect_refused "--drag: expected X0,Y0:X1,Y1 in px" "$gui" --drag 1,2 "${shot[@]}"
 expect_refused "--timeout: expected a number of seconds above 0" "$gui" --timeout 0 "${shot[@]}"
 expect_refused "--lane-height: expected a height" "$gui" --lane-height -3 "${shot[@]}"
+expect_refused "excludes --" "$gui" --sim --real "${shot[@]}"
 
 if command -v xvfb-run >/dev/null; then
   x=(xvfb-run -a -s "-screen 0 1024x768x24" "$gui" --size 800x600)
   # --replay means a result: a scenario given to it is refused, not run live.
   expect_refused "is not a result (its top-level \"format\" is not \"poolscope-result/1\"): --replay replays a result" "${x[@]}" --replay "$scenario" --screenshot "$out/never.png"
+  expect_refused "--cpus 0: expected a whole number of CPUs" "${x[@]}" --cpus 0 "${shot[@]}"
+  expect_refused "--costs threads: unknown cost preset" "${x[@]}" --costs threads "${shot[@]}"
   # A valid result whose "format" comes after 4 KB is still a result (and replays).
   "${x[@]}" --scenario "$scenario" --run-for 1s --save-result "$out/flags.result.json" >/dev/null
+  # A result replays as it ran: how to run it cannot be changed.
+  expect_refused "is a result (replays as it ran)" "${x[@]}" --sim "$out/flags.result.json" --screenshot "$out/never.png"
   {
     printf '{"padding": "%s",' "$(head -c 5000 /dev/zero | tr '\0' x)"
     tail -c +2 "$out/flags.result.json"

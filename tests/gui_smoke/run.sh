@@ -4,11 +4,13 @@
 # checker then finds each pool's colour in the counter plots (the rectangle
 # the GUI prints: lanes, swatches and the table header carry the colours
 # too, and must not make a broken plot pass). Replays the run's result too,
-# and scrubs it by dragging the ruler.
-#   run.sh POOLSCOPE_GUI SCREENSHOT_CHECK SOURCE_DIR OUT_DIR
+# and scrubs it by dragging the ruler. Then the same scenario simulated,
+# paced to the screen: twice with one seed, the same events; and a failing
+# schedule from `poolscope explore`, opened at its failure.
+#   run.sh POOLSCOPE_GUI SCREENSHOT_CHECK SOURCE_DIR OUT_DIR POOLSCOPE
 # Exit 77 (CTest: skipped) when xvfb-run is not installed.
 set -euo pipefail
-gui=$1 check=$2 src=$3 out=$4
+gui=$1 check=$2 src=$3 out=$4 runner=$5
 
 if ! command -v xvfb-run >/dev/null; then
   echo "SKIPPED: xvfb-run is not installed (scripts/install-deps installs xvfb)"
@@ -52,3 +54,35 @@ if ! awk -v t="$at" 'BEGIN { exit !(t != "" && t > 0.38 && t < 0.42) }'; then
   exit 1
 fi
 echo "ok: the cursor followed the drag to $at s"
+
+echo "--- a simulated live run, paced at 10x, 2 s of scenario time, then on to its end: twice, with one seed"
+for k in 1 2; do
+  "${headless[@]}" --scenario "$src/tests/gui_smoke/two_pools.json" --sim --sim-seed 7 --time-scale 10 --run-for 2s \
+    --screenshot "$out/sim$k.png" --save-result "$out/sim$k.json" | tee "$out/sim$k.log"
+done
+"$check" "$out/sim1.png" --designs fasthttp,spawn --region "$(region "$out/sim1.log")"
+if ! grep -q "^poolscope-gui: on screen: SIMULATED (seed 7, 2 CPUs, os-threads)$" "$out/sim1.log"; then
+  echo "FAIL: the simulated run's badge is not on screen"
+  exit 1
+fi
+if ! grep -q "^poolscope-gui: on screen: REAL threads$" "$out/live.log"; then
+  echo "FAIL: the real run's badge is not on screen"
+  exit 1
+fi
+# The events, one a line in the result: the same seed, the same run, however it was paced.
+if ! grep -q '"simulation"' "$out/sim1.json" || ! cmp -s <(grep '"kind"' "$out/sim1.json") <(grep '"kind"' "$out/sim2.json"); then
+  echo "FAIL: two simulated runs of one seed in the GUI differ (or are not simulated)"
+  exit 1
+fi
+echo "ok: two simulated runs of seed 7 gave the same $(grep -c '"kind"' "$out/sim1.json") events"
+
+echo "--- a failing schedule from poolscope explore opens at its failure"
+"$runner" explore "$src/tests/data/stall.json" --schedules 1 --out "$out/explore.json" >"$out/explore.txt" || true
+"${headless[@]}" "$out/explore.json" --screenshot "$out/explore.png" | tee "$out/explore.log"
+want=$(python3 -c 'import json,sys; print("%.6f" % json.load(open(sys.argv[1]))["explore"]["at_s"])' "$out/explore.json")
+at=$(sed -n 's/^poolscope-gui: the replay cursor is at \([0-9.]*\) s of .*/\1/p' "$out/explore.log")
+if [[ -z $want || $at != "$want" ]] || ! grep -q "^poolscope-gui: schedule 1 failed at" "$out/explore.log"; then
+  echo "FAIL: the failing schedule opened with the cursor at '$at' s, not at its failure, $want s"
+  exit 1
+fi
+echo "ok: the failing schedule opened at its failure, $at s"

@@ -154,6 +154,15 @@ TEST_CASE("the explorer finds the planted check-then-act race, and its seed repl
   again.simulation = r.failure->settings;
   RunResult replay = run_scenario(s, again);
   CHECK(run_problem(replay.outcome, replay.metrics) == r.failure->problem);
+
+  // Its moment, where the GUI opens it: the watchdog firing, 2 s after the
+  // last task ended (the stranded one never started).
+  const ProblemMoment moment = problem_moment(replay.outcome, replay.metrics);
+  const PoolOutcome& pool = replay.outcome.pools.at(0);
+  REQUIRE(pool.stall);
+  CHECK(moment.at == pool.stall->at);
+  CHECK(moment.since == pool.stall->last_progress);
+  CHECK(moment.at - moment.since >= std::chrono::seconds(2));
 }
 
 TEST_CASE("the same pool without the race passes every explored schedule") {

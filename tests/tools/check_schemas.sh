@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The documents poolscope reads and writes match their published schemas:
 # every shipped scenario and test scenario, and results written by the runner:
-# one with events, one that skipped an optional pool, one that stalled; and
+# one with events, one that skipped an optional pool, one that stalled, one
+# simulated, and the failing schedule `poolscope explore --out` writes; and
 # sweeps: a simulated one with two params, and one whose points stalled.
 set -euo pipefail
 runner=$1 source_dir=$2 work=$3
@@ -17,7 +18,16 @@ if [ "$rc" -ne 1 ]; then
   echo "schemas: the stalling scenario exited $rc, expected 1" >&2
   exit 1
 fi
-$validate "$source_dir/docs/schemas/result.schema.json" "$work/result.json" "$work/skipped.json" "$work/stalled.json"
+# Simulated: run.simulation; and the failing schedule explore writes, with its "explore" block.
+"$runner" run "$source_dir/tests/data/smoke.json" --sim --events --quiet --out "$work/simulated.json"
+rc=0
+"$runner" explore "$source_dir/tests/data/stall.json" --schedules 2 --out "$work/explore.json" >/dev/null || rc=$?
+if [ "$rc" -ne 1 ] || ! grep -q '"explore"' "$work/explore.json"; then
+  echo "schemas: explore on the stalling scenario exited $rc (expected 1) or wrote no explore block" >&2
+  exit 1
+fi
+$validate "$source_dir/docs/schemas/result.schema.json" "$work/result.json" "$work/skipped.json" "$work/stalled.json" \
+  "$work/simulated.json" "$work/explore.json"
 rc=0
 "$runner" sweep periodic-bursts --param ants.ExpiryDuration=1s,6s --param java.keepAliveTime=1s,3s --quiet \
   --json "$work/sweep.json"

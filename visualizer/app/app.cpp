@@ -169,6 +169,10 @@ App::App(const Options& options)
   if (options.at && !replay_)
     throw ConfigError("", "--at puts a replay's cursor, but " + live_->file() +
                               " is a scenario (runs live): use --run-for, or give a result written with --events");
+  if (options.has_overrides() && replay_)
+    throw ConfigError("", "--sim, --real, --cpus, --costs, --policy, --sim-seed and --time-scale change how a scenario "
+                          "runs, but " + replay_->file().file + " is a result (replays as it ran)");
+  if (options.has_overrides()) live_->apply(options.overrides);
   if (options.run_for && replay_)
     throw ConfigError("", "--run-for runs a scenario, but " + replay_->file().file +
                               " is a result (replays): use --at to put the replay's cursor");
@@ -202,6 +206,8 @@ void App::open(const std::filesystem::path& file, Kind kind) {
 
 void App::open_scenario(std::unique_ptr<LiveSession> session) {
   replay_.reset();
+  failing_.reset();
+  ui_.failure.reset();
   live_ = std::move(session);
   show_scenario();
   ui_.say("scenario " + live_->file());
@@ -232,6 +238,15 @@ void App::open_replay(std::unique_ptr<Replay> replay) {
   ui_.fit_side_panel(replay_->file().pools.size());
   replay_->seek(replay_->end_time());  // the whole run first; then rewind, play or step
   ui_.say("replaying " + replay_->file().file + ": " + std::to_string(replay_->size()) + " events");
+  // A failing schedule from `poolscope explore` opens at the failure.
+  failing_ = FailingSchedule::of_result(replay_->file().explore);
+  ui_.failure.reset();
+  if (failing_) {
+    ui_.failure = {failing_->since, failing_->at};
+    show_failure();
+    ui_.say("a failing schedule from poolscope explore, opened at its failure (" +
+            plot::format_time(static_cast<double>(failing_->at)) + ")");
+  }
 }
 
 std::filesystem::path App::output_file(const char* suffix) const {

@@ -16,11 +16,19 @@
 #include "visualizer/app/frame_times.h"
 #include "visualizer/app/views.h"
 #include "visualizer/app/window.h"
+#include "visualizer/model/failing_schedule.h"
+#include "visualizer/model/run_mode.h"
 
 namespace poolscope::gui {
 
 struct Options {
   std::string scenario;                 // a scenario file or a shipped scenario's name
+  // --sim, --real, --cpus, --costs, --policy, --sim-seed, --time-scale: as the runner's, on the scenario
+  scenario::Overrides overrides;
+  bool has_overrides() const {
+    return overrides.simulate || overrides.cpus || overrides.costs || overrides.policy || overrides.sim_seed ||
+           overrides.time_scale;
+  }
   std::string replay;                   // a result file written with --events
   std::optional<std::int64_t> run_for;  // headless: scenario time to run before the screenshot (ns)
   std::optional<std::int64_t> at;       // replay: where the cursor starts (ns)
@@ -64,6 +72,15 @@ class App {
   void toolbar(Context& cx);
   void shortcuts(Context& cx);
   void overlays(Context& cx);
+  // Real or simulated (app_mode.cpp): the badge of the run on screen, the
+  // live run's mode and machine, its step, a speed slider (log scale, lo..hi),
+  // and the banner of a failing schedule from `poolscope explore`.
+  void mode_badge(const RunMode& mode);
+  void mode_controls(LiveSession& live);
+  void step_button(LiveSession& live);
+  static bool speed_slider(const char* label, double& speed, float width, double lo, double hi);
+  void failure_banner();
+  void show_failure();  // the replay's cursor at the failure, the view around it
   // Headless (app_headless.cpp): the mouse and the view the next frame
   // gets, and what happens after it; false when it is time to exit.
   void headless_input();
@@ -87,6 +104,7 @@ class App {
   Ui ui_;
   std::unique_ptr<LiveSession> live_;
   std::unique_ptr<Replay> replay_;
+  std::optional<FailingSchedule> failing_;  // the replay is a failing schedule explore wrote
   TimelineView timeline_;
   CompareView compare_;
   ExplainView explain_;

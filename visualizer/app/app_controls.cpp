@@ -1,6 +1,7 @@
-// The controls: the menu bar, the toolbar (start, pause, stop, restart, the
-// time scale; or the replay's play, step and scrub), the keyboard shortcuts
-// and the overlays (the ? table, frame times).
+// The controls: the menu bar, the toolbar (the mode badge; start, pause,
+// stop, restart, the time scale, real or simulated (app_mode.cpp); or the
+// replay's play, step and scrub), the keyboard shortcuts and the overlays
+// (the ? table, frame times).
 #include <GLFW/glfw3.h>
 
 #include <cmath>
@@ -31,17 +32,6 @@ void toggle_run(LiveSession& live, const std::function<void()>& start) {
   }
 }
 
-// A logarithmic slider for speeds: 0.01x .. 100x.
-bool speed_slider(const char* label, double& speed, float width) {
-  float exponent = static_cast<float>(std::log10(speed));
-  ImGui::SetNextItemWidth(width);
-  char shown[32];
-  std::snprintf(shown, sizeof shown, speed < 1 ? "%.2fx" : "%.1fx", speed);
-  if (!ImGui::SliderFloat(label, &exponent, -2, 2, shown)) return false;
-  speed = std::pow(10.0, std::round(exponent * 20) / 20);
-  return true;
-}
-
 }  // namespace
 
 void App::shortcuts(Context& cx) {
@@ -70,6 +60,9 @@ void App::shortcuts(Context& cx) {
         break;
       case Action::stop:
         if (live_) live_->stop();
+        break;
+      case Action::step_sim:
+        if (live_) live_->step();
         break;
       case Action::step_back:
       case Action::step_forward: {
@@ -214,7 +207,12 @@ void App::toolbar(Context& cx) {
   ImGui::AlignTextToFramePadding();
   if (live_) {
     const LiveSession::State state = live_->state();
+    const bool under_way = state == LiveSession::State::running || state == LiveSession::State::paused;
+    mode_badge(live_->mode());
+    ImGui::SameLine();
     ImGui::Text("%s", live_->document().value("name", "").c_str());
+    ImGui::SameLine();
+    mode_controls(*live_);
     ImGui::SameLine();
     ImGui::BeginDisabled(!live_->scenario());
     const char* start = state == LiveSession::State::ready      ? "Start"
@@ -228,11 +226,21 @@ void App::toolbar(Context& cx) {
     ImGui::SameLine();
     if (ImGui::Button("Stop")) live_->stop();
     ImGui::EndDisabled();
+    // The speed of the run under way, or of the next one: each mode its own range.
+    const bool simulated = under_way ? live_->run()->simulated() : live_->simulated();
+    if (simulated) {
+      ImGui::SameLine();
+      step_button(*live_);
+    }
     ImGui::SameLine();
     double scale = live_->time_scale();
-    if (speed_slider("time scale", scale, ui_.px(130))) live_->set_time_scale(scale);
+    if (speed_slider(simulated ? "speed" : "time scale", scale, ui_.px(130), simulated ? kSimSpeedMin : kRealScaleMin,
+                     simulated ? kSimSpeedMax : kRealScaleMax))
+      live_->set_time_scale(scale);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("scenario seconds per wall second: at 10x, a 10 s idle timeout passes in 1 s");
+      ImGui::SetTooltip(simulated ? "virtual seconds per wall second, changeable while it runs: the simulation's events "
+                                    "are the same at any speed"
+                                  : "scenario seconds per wall second: at 10x, a 10 s idle timeout passes in 1 s");
     ImGui::SameLine();
     const double duration = live_->scenario() ? static_cast<double>(live_->scenario()->duration().count()) : 0;
     char progress[96];
@@ -251,7 +259,8 @@ void App::toolbar(Context& cx) {
     // drawing delays their threads, and the latencies measured live grow
     // (gammazero's queue wait p50 24 ms live against 0.25 ms headless on 2
     // cores). Say so while it runs, with the measured share.
-    if ((state == LiveSession::State::running || state == LiveSession::State::paused) && ui_.render_distorts) {
+    // Not for a simulation: its figures are the model's, whatever the GUI costs the machine.
+    if (under_way && !live_->run()->simulated() && ui_.render_distorts) {
       ImGui::SameLine();
       ImGui::TextColored({1, 0.75f, 0.3f, 1}, "! drawing takes %.0f%% of a core of %u", 100 * ui_.render_load,
                          ui_.cores);
@@ -269,6 +278,8 @@ void App::toolbar(Context& cx) {
 
   // A replay: play, step, scrub.
   Replay& r = *replay_;
+  mode_badge(RunMode::of_result(r.file().run));
+  ImGui::SameLine();
   ImGui::Text("replay: %s", r.file().scenario.value("name", "").c_str());
   ImGui::SameLine();
   if (ImGui::Button("|<")) r.seek(0);
@@ -283,7 +294,7 @@ void App::toolbar(Context& cx) {
   ImGui::SameLine();
   if (ImGui::Button(">|")) r.seek(r.end_time());
   ImGui::SameLine();
-  speed_slider("speed", ui_.replay_speed, ui_.px(110));
+  speed_slider("speed", ui_.replay_speed, ui_.px(110), 0.01, 100);
   ImGui::SameLine();
   // The scrubber: the whole run.
   float t = static_cast<float>(static_cast<double>(r.time()) / 1e9);
@@ -310,6 +321,7 @@ void App::toolbar(Context& cx) {
       ImGui::EndTooltip();
     }
   }
+  failure_banner();  // a failing schedule from `poolscope explore`: what, when, how to replay it
 }
 
 void App::overlays(Context& cx) {

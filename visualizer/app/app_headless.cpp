@@ -118,6 +118,7 @@ bool App::headless_step() {
       if (ready) {
         phase_ = options_.drag ? Phase::dragging : Phase::settling;
         settle_ = 3;  // frames for the layout and the last events to reach the screen
+        ui_.refresh_table = true;  // and the table, as of those events
       }
       return true;
     }
@@ -126,6 +127,7 @@ bool App::headless_step() {
       phase_ = Phase::settling;
       return true;
     case Phase::settling:
+      ui_.refresh_table = true;  // events still arriving while it settles show in the picture's table too
       if (--settle_ > 0) return true;
       if (replay_ && replay_->behind()) {  // the table as of the cursor: its rebuild takes a few frames
         settle_ = 1;
@@ -168,7 +170,13 @@ bool App::headless_step() {
         std::printf("poolscope-gui: %s: plots at %.0f,%.0f %.0f,%.0f px\n", options_.screenshot.c_str(),
                     ui_.time_x0 * fb.x, ui_.plots_y0 * fb.y, ui_.time_x1 * fb.x, ui_.plots_y1 * fb.y);
       }
-      if (replay_ && (options_.drag || options_.at))
+      // Which run is on screen (the badge), and a failing schedule's moment: the smoke test checks them.
+      std::printf("poolscope-gui: on screen: %s\n",
+                  (live_ ? live_->mode() : RunMode::of_result(replay_->file().run)).badge().c_str());
+      if (failing_)
+        std::printf("poolscope-gui: schedule %d failed at %.6f s: %s\n", failing_->schedule,
+                    static_cast<double>(failing_->at) / 1e9, failing_->problem.c_str());
+      if (replay_ && (options_.drag || options_.at || failing_))
         std::printf("poolscope-gui: the replay cursor is at %.6f s of %.6f s, event %zu of %zu\n",
                     static_cast<double>(replay_->time()) / 1e9, static_cast<double>(replay_->end_time()) / 1e9,
                     replay_->position(), replay_->size());

@@ -66,6 +66,17 @@ int main(int argc, char** argv) {
   cli.add_option("FILE", file, "a scenario (runs live) or a result written with --events (replays)");
   cli.add_option("--scenario", o.scenario, "a scenario file, or a shipped scenario's name");
   cli.add_option("--replay", o.replay, "a result file written by `poolscope run ... --events`");
+  // How the scenario runs, as the runner's options say it (docs/simulation.md).
+  bool sim_flag = false, real_flag = false;
+  cli.add_flag("--sim", sim_flag, "run in the deterministic simulation, paced to the screen");
+  cli.add_flag("--real", real_flag, "run on real threads even if the scenario asks for the simulation")
+      ->excludes("--sim");
+  cli.add_option("--cpus", o.overrides.cpus, "simulation: the modelled machine's CPUs, in [1, 4096] (implies --sim)");
+  cli.add_option("--costs", o.overrides.costs, "simulation: os-threads, goroutines or free (implies --sim)");
+  cli.add_option("--policy", o.overrides.policy, "simulation: random, pct or fifo scheduling (implies --sim)");
+  cli.add_option("--sim-seed", o.overrides.sim_seed, "simulation: the schedule's seed (implies --sim)");
+  cli.add_option("--time-scale", o.overrides.time_scale,
+                 "scenario seconds per wall second (a simulation's speed), in [0.001, 1000]");
   cli.add_option("--run-for", run_for, "headless: run this long in scenario time (e.g. 5s), then screenshot and exit");
   cli.add_option("--at", at, "replay: put the cursor at this time (e.g. 3s)");
   cli.add_option("--screenshot", o.screenshot, "write a PNG of the window, then exit");
@@ -94,6 +105,8 @@ int main(int argc, char** argv) {
   cli.add_option("--timeout", o.timeout_s, "headless: give up after this many seconds of wall time (default 120)");
   try {
     cli.parse(argc, argv);
+    if (sim_flag) o.overrides.simulate = true;
+    if (real_flag) o.overrides.simulate = false;
     if (!file.empty()) o.scenario = file;  // a result is recognised by its content and replays
     if (!run_for.empty()) o.run_for = duration_ns(run_for, "--run-for");
     if (!at.empty()) o.at = duration_ns(at, "--at");

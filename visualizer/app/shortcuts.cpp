@@ -8,6 +8,7 @@ const Shortcut kShortcuts[] = {
     {Action::start_pause, GLFW_KEY_SPACE, false, "Space", "start, pause or resume the run; play or pause a replay"},
     {Action::restart, GLFW_KEY_R, false, "R", "run again from the start; rewind a replay"},
     {Action::stop, GLFW_KEY_S, false, "S", "stop the run (pools shut down at once)"},
+    {Action::step_sim, GLFW_KEY_N, false, "N", "simulated run, paused: on to the next thing due (a timer, a task's end)"},
     {Action::step_back, GLFW_KEY_LEFT, false, "Left", "replay: one event back (live: pan left)"},
     {Action::step_forward, GLFW_KEY_RIGHT, false, "Right", "replay: one event forward (live: pan right)"},
     {Action::zoom_in, GLFW_KEY_EQUAL, false, "+", "zoom in"},

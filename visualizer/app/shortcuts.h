@@ -8,6 +8,7 @@ enum class Action {
   start_pause,  // start / pause / resume; play / pause a replay
   restart,      // run again from the start; rewind a replay
   stop,
+  step_sim,  // a paused simulated run: on to the next thing due
   step_back,
   step_forward,
   zoom_in,

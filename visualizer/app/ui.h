@@ -47,6 +47,9 @@ struct Ui {
   // per pool in a window of their own; the drag's anchor while it goes on.
   std::optional<std::pair<std::int64_t, std::int64_t>> range;
   std::optional<std::int64_t> range_anchor;
+  // A failing schedule's moment (ns): since when it was building, and when
+  // it showed; a tint between them and a line at the failure, in every item.
+  std::optional<std::pair<std::int64_t, std::int64_t>> failure;
   // The worker under the mouse (its lane, or a marker that names it), as
   // (pool, worker): its lane is outlined and its markers ringed in every
   // view. Set during a frame, shown from the next.
@@ -64,6 +67,10 @@ struct Ui {
     left_width = std::max(left_width, 130.0f + 96.0f * static_cast<float>(pools));
   }
   bool scrubbing = false;  // the replay cursor was dragged in the last frame
+  // The comparison table is recomputed at the next frame, however recently
+  // it was: a headless picture must not show it up to a quarter second old
+  // (2.5 s of scenario in a simulation at 10x).
+  bool refresh_table = false;
 
   // The scenario's phases, one after another from 0 (steady, burst, idle ...),
   // drawn as bands under the ruler and as boundaries through every item.

@@ -127,7 +127,8 @@ void CompareView::draw(Context& cx) {
   const bool after = end >= 0 && cx.frame.now >= end;
   const bool known_late = !cx.frame.lateness.empty();
   if (summaries_.size() != pools.size() || after != after_workload_ || known_late != lateness_known_ ||
-      (version != version_ && now - computed_at_ > 0.25)) {
+      (version != version_ && (now - computed_at_ > 0.25 || ui.refresh_table))) {
+    ui.refresh_table = false;
     summaries_.clear();
     for (std::size_t i = 0; i < pools.size(); ++i) {
       Cell c;

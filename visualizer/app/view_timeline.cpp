@@ -47,6 +47,17 @@ void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
     for (float y = y0; y < y1; y += ui.px(8))
       dl->AddLine({x, y}, {x, std::min(y1, y + ui.px(4))}, IM_COL32(255, 230, 160, 70));
   }
+  if (ui.failure) {
+    // A failing schedule: a faint tint while it built up, a dashed line where
+    // it showed (dashed, so a red pool's step line is never read as it).
+    const ImU32 red = IM_COL32(255, 115, 115, 230);
+    const auto a = static_cast<float>(map.to_x(static_cast<double>(ui.failure->first)));
+    const auto b = static_cast<float>(map.to_x(static_cast<double>(ui.failure->second)));
+    const float l = std::max(a, ui.time_x0), r = std::min(b, ui.time_x1);
+    if (r > l) dl->AddRectFilled({l, y0}, {r, y1}, IM_COL32(255, 115, 115, 14));
+    if (b >= ui.time_x0 && b <= ui.time_x1)
+      for (float y = y0; y < y1; y += ui.px(6)) dl->AddLine({b, y}, {b, std::min(y1, y + ui.px(4))}, red, ui.px(2));
+  }
   const auto now_x = static_cast<float>(map.to_x(static_cast<double>(cx.frame.now)));
   if (now_x >= ui.time_x0 && now_x <= ui.time_x1) {
     if (cx.frame.replay)

@@ -14,6 +14,7 @@ LiveSession::LiveSession(json document, std::string file, std::filesystem::path 
   if (scenario_) {
     doc_ = scenario_->to_json();  // normalized: every pool named, every default spelled out
     time_scale_ = scenario_->time_scale;
+    if (scenario_->simulation) sim_spec_ = *scenario_->simulation;
   }
 }
 
@@ -53,6 +54,14 @@ void LiveSession::set_seed(std::uint64_t seed) {
   validate();
 }
 
+void LiveSession::apply(const scenario::Overrides& overrides) {
+  doc_ = scenario::apply_overrides(doc_, overrides);
+  validate();
+  if (!scenario_) return;
+  time_scale_ = scenario_->time_scale;
+  if (scenario_->simulation) sim_spec_ = *scenario_->simulation;
+}
+
 void LiveSession::add_pool(const std::string& design) {
   // A name not yet used: the design's, then design-2, design-3 ...
   auto taken = [&](const std::string& name) {
@@ -72,25 +81,73 @@ void LiveSession::remove_pool(std::size_t pool) {
   validate();
 }
 
+bool LiveSession::simulated() const {
+  auto it = doc_.find("simulation");
+  return it != doc_.end() && !it->is_null() && *it != false;
+}
+
+void LiveSession::set_simulated(bool on) {
+  if (on == simulated()) return;
+  if (on)
+    doc_["simulation"] = sim_spec_.to_json();
+  else
+    doc_.erase("simulation");
+  // Each mode's own range of speeds: 1000x suits the simulation, not real threads.
+  const double lo = on ? kSimSpeedMin : kRealScaleMin, hi = on ? kSimSpeedMax : kRealScaleMax;
+  time_scale_ = std::clamp(time_scale_, lo, hi);
+  doc_["time_scale"] = time_scale_;
+  validate();
+}
+
+void LiveSession::set_simulation(const scenario::SimulationSpec& spec) {
+  sim_spec_ = spec;
+  if (simulated()) doc_["simulation"] = spec.to_json();
+  validate();
+}
+
+std::uint64_t LiveSession::schedule_seed() const {
+  if (sim_spec_.seed) return *sim_spec_.seed;
+  scenario::Scenario s = scenario_ ? *scenario_ : scenario::Scenario{};
+  s.simulation = sim_spec_;
+  return scenario::simulation_settings(s).seed;
+}
+
+RunMode LiveSession::mode() const {
+  if (run_) return run_sim_ ? RunMode::of(*run_sim_) : RunMode::real();
+  if (!simulated()) return RunMode::real();
+  RunMode m{.simulated = true, .seed = schedule_seed(), .cpus = sim_spec_.cpus, .costs = sim_spec_.costs,
+            .policy = sim_spec_.policy};
+  return m;
+}
+
 LiveSession::State LiveSession::state() const {
   if (!run_) return State::ready;
   if (run_->finished()) return State::finished;
   return run_->paused() ? State::paused : State::running;
 }
 
-bool LiveSession::start() {
+bool LiveSession::start(bool paused) {
   run_.reset();  // stops and joins the previous run, if any
+  run_sim_.reset();
   lateness_.clear();
   index_.reset();
   tuned_.clear();
   if (!scenario_) return false;
   scenario::Scenario s = *scenario_;
   s.time_scale = time_scale_;
+  if (s.simulation) run_sim_ = scenario::simulation_settings(s);
   // Keep every event: hovering a point names the event behind it, and the
-  // result can be saved for replay.
-  run_ = std::make_unique<scenario::Run>(std::move(s), scenario::RunOptions{.keep_events = true});
+  // result can be saved for replay. A simulation is paced to the screen at
+  // the time scale: unpaced it would be over before the first frame.
+  run_ = std::make_unique<scenario::Run>(std::move(s),
+                                         scenario::RunOptions{.keep_events = true, .paced = run_sim_.has_value()});
+  if (paused) run_->pause();
   run_->start();
   return true;
+}
+
+void LiveSession::step() {
+  if (can_step()) run_->step();
 }
 
 void LiveSession::pause() {
@@ -117,6 +174,9 @@ double LiveSession::progress() const { return run_ ? run_->progress() : 0.0; }
 
 std::string LiveSession::tune(const std::string& pool, const std::string& param, const json& value) {
   if (!run_ || run_->finished()) return "no run in progress";
+  // Nothing outside the World may call into its pools (and a change at a
+  // wall-clock moment would make the run unrepeatable).
+  if (run_->simulated()) return "a simulated run cannot be tuned while it runs: change '" + param + "' before the run";
   std::string error;
   bool running = run_->with_pool(pool, [&](Pool& p) {
     try {

@@ -1,7 +1,9 @@
 // A live run: a scenario as an editable document (pools added or removed,
 // parameters changed through the registry's descriptions, validated as the
 // runner validates it), then the engine running it, paused, rescaled, tuned
-// and stopped from the GUI.
+// and stopped from the GUI. It runs on real threads, or in the deterministic
+// simulation paced to the screen (stepped one thing due at a time while
+// paused), as the document's "simulation" key says.
 #pragma once
 
 #include <filesystem>
@@ -13,8 +15,13 @@
 
 #include "scenarios/engine/engine.h"
 #include "visualizer/model/frame.h"
+#include "visualizer/model/run_mode.h"
 
 namespace poolscope::gui {
+
+// The speeds offered: a real run's time scale, a simulated run's pacing.
+inline constexpr double kRealScaleMin = 0.01, kRealScaleMax = 100;
+inline constexpr double kSimSpeedMin = 0.1, kSimSpeedMax = 1000;
 
 class LiveSession {
  public:
@@ -34,17 +41,46 @@ class LiveSession {
   // Sets (or with null, resets to its default) a pool's parameter.
   void set_param(std::size_t pool, const std::string& param, const json& value);
   void set_seed(std::uint64_t seed);
+  // The runner's command-line changes (--sim, --real, --cpus, --costs,
+  // --policy, --sim-seed, --time-scale), as `poolscope run` applies them.
+  // Throws ConfigError naming the option.
+  void apply(const scenario::Overrides& overrides);
   void add_pool(const std::string& design);
   void remove_pool(std::size_t pool);
+
+  // --- the mode of the next run: real threads, or the simulation
+  // (docs/simulation.md). Kept in the document as its "simulation" key, so a
+  // scenario that asks for the simulation opens in it, and a saved result
+  // says how it ran.
+  bool simulated() const;
+  // On: the settings last used (the scenario's, else the defaults). Off:
+  // the key is removed, and its settings kept for the next time it is on.
+  void set_simulated(bool on);
+  // The machine and schedule a simulated run uses: CPUs, costs, policy and
+  // a seed (unset: derived from the scenario's seed, as the runner does).
+  const scenario::SimulationSpec& simulation() const { return sim_spec_; }
+  void set_simulation(const scenario::SimulationSpec& spec);
+  // The schedule seed the next simulated run gets (the spec's, or derived).
+  std::uint64_t schedule_seed() const;
+  // The mode of the run on screen: the current run's, or, before any run,
+  // the next run's.
+  RunMode mode() const;
 
   // --- the run
   enum class State { ready, running, paused, finished };
   State state() const;
-  // Starts a run of the document (a new one, if one ran before). False if the document is not valid.
-  bool start();
+  // Starts a run of the document (a new one, if one ran before), paused
+  // before anything happened if asked. False if the document is not valid.
+  bool start(bool paused = false);
   void pause();
   void resume();
+  // A simulated run, paused: on to the next thing due (a timer, a task's
+  // end, a wake-up), whose events then show. Nothing for a real run.
+  void step();
+  bool can_step() const { return run_ && run_->simulated() && state() == State::paused; }
   void stop();  // ends the run early: pools shut down at once
+  // Scenario seconds per wall second: a real run's time scale, a simulated
+  // one's speed (virtual seconds per wall second), changeable while it runs.
   void set_time_scale(double scale);
   double time_scale() const { return time_scale_; }
   double progress() const;
@@ -66,6 +102,8 @@ class LiveSession {
   std::optional<scenario::Scenario> scenario_;
   std::string error_;
   double time_scale_ = 1;
+  scenario::SimulationSpec sim_spec_;     // the document's "simulation", or the one it would get
+  std::optional<sim::Settings> run_sim_;  // the current run's, if it is simulated
   std::unique_ptr<scenario::Run> run_;
   TraceIndex index_;
   std::vector<SubmitLateness> lateness_;  // per trace pool id, once the run has ended

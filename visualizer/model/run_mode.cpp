@@ -1,0 +1,33 @@
+#include "visualizer/model/run_mode.h"
+
+namespace poolscope::gui {
+
+RunMode RunMode::of(const sim::Settings& s) {
+  return RunMode{.simulated = true,
+                 .seed = s.seed,
+                 .cpus = s.cpus,
+                 .costs = s.costs.name,
+                 .policy = std::string(sim::to_string(s.policy))};
+}
+
+RunMode RunMode::of_result(const json& run) {
+  if (!run.is_object() || !run.contains("simulation") || !run["simulation"].is_object()) return real();
+  const json& s = run["simulation"];
+  RunMode m{.simulated = true};
+  if (s.contains("seed") && s["seed"].is_number_unsigned()) m.seed = s["seed"].get<std::uint64_t>();
+  if (s.contains("cpus") && s["cpus"].is_number_integer()) m.cpus = s["cpus"].get<int>();
+  if (s.contains("costs") && s["costs"].is_object()) m.costs = s["costs"].value("name", "");
+  m.policy = s.value("policy", "");
+  return m;
+}
+
+std::string RunMode::badge() const {
+  if (!simulated) return "REAL threads";
+  std::string text = "SIMULATED (seed " + std::to_string(seed) + ", " + std::to_string(cpus) +
+                     (cpus == 1 ? " CPU" : " CPUs");
+  if (!costs.empty()) text += ", " + costs;
+  if (!policy.empty() && policy != "random") text += ", " + policy;
+  return text + ")";
+}
+
+}  // namespace poolscope::gui
