@@ -16,5 +16,7 @@ if [ "$rc" -ne 1 ]; then
   echo "schemas: the stalling scenario exited $rc, expected 1" >&2
   exit 1
 fi
-$validate "$source_dir/docs/schemas/result.schema.json" "$work/result.json" "$work/skipped.json" "$work/stalled.json"
+# A Poisson phase: the theory block with predictions, an approximation and a design that departs.
+"$runner" run mm-c --sim --pool java-fixed --pool fasthttp --pool java-grows --quiet --out "$work/theory.json"
+$validate "$source_dir/docs/schemas/result.schema.json" "$work/result.json" "$work/skipped.json" "$work/stalled.json" "$work/theory.json"
 echo "schemas: ok"
