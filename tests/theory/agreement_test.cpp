@@ -94,7 +94,7 @@ TEST_CASE("mm-c: the designs docs/theory.md names depart from the model as it sa
   CHECK(j.workers == Approx(8).margin(0.05));
 }
 
-TEST_CASE("theory: designs that do not fit say why instead of guessing", "[theory]") {
+TEST_CASE("designs that do not fit say why instead of guessing", "[theory]") {
   auto capacity = [](const std::string& design, json config) {
     return theory::effective_capacity(PoolEntry{.name = design, .design = design, .config = std::move(config)}, 1);
   };
