@@ -147,6 +147,43 @@ Nanos Distribution::mean() const {
   return Nanos(0);
 }
 
+double Distribution::second_moment() const {
+  switch (kind_) {
+    case Kind::fixed:
+      return a_ * a_;
+    case Kind::uniform:
+      return (a_ * a_ + a_ * b_ + b_ * b_) / 3;
+    case Kind::exponential:
+      return 2 * a_ * a_;
+    case Kind::normal: {
+      if (b_ == 0) return a_ * a_;
+      // A normal truncated to [0, inf): mean m + s·h, variance s²(1 + α·h − h²), h the hazard at α.
+      double alpha = -a_ / b_;
+      double pdf = std::exp(-alpha * alpha / 2) / std::sqrt(2 * std::numbers::pi);
+      double h = pdf / (0.5 * std::erfc(alpha / std::sqrt(2.0)));
+      double m = a_ + b_ * h;
+      return b_ * b_ * (1 + alpha * h - h * h) + m * m;
+    }
+    case Kind::lognormal:
+      return std::exp(2 * a_ + 2 * b_ * b_);
+    case Kind::pareto: {
+      double k = b_, xm = a_, c = cap_;
+      if (c > 0) {  // E[min(X, cap)²]: below the cap, plus cap² times P(X > cap)
+        double below = k == 2 ? k * xm * xm * std::log(c / xm)
+                              : k * std::pow(xm, k) * (std::pow(c, 2 - k) - std::pow(xm, 2 - k)) / (2 - k);
+        return below + c * c * std::pow(xm / c, k);
+      }
+      return k <= 2 ? std::numeric_limits<double>::infinity() : k * xm * xm / (k - 2);
+    }
+    case Kind::mix: {
+      double sum = 0;
+      for (const auto& [w, d] : mix_) sum += w / total_weight_ * d.second_moment();
+      return sum;
+    }
+  }
+  return 0;
+}
+
 json Distribution::to_json() const {
   switch (kind_) {
     case Kind::fixed:

@@ -29,6 +29,11 @@ class Distribution {
 
   Nanos sample(Rng& rng) const;
   Nanos mean() const;  // the distribution's mean (for Pareto with shape <= 1 and no cap: infinite → max Nanos)
+  // E[X²] in ns², exactly as sample() draws (truncation and caps included);
+  // infinite for an uncapped Pareto of shape <= 2. With mean(), the service
+  // time's variability, which decides how far queueing theory's exponential
+  // model is from the task (docs/theory.md).
+  double second_moment() const;
   json to_json() const;
   Kind kind() const { return kind_; }
 

@@ -69,6 +69,8 @@ void PoolMetrics::add(const Event& e) {
     case EventKind::task_submitted:
       ++s.submitted;
       pending_[e.task].submitted = t;
+      pending_[e.task].arrival = arrivals_.size();
+      arrivals_.push_back({.submitted = t, .busy = e.counters.busy});
       if (first_submit_ < 0) first_submit_ = t;
       break;
     case EventKind::submitter_blocked:
@@ -85,6 +87,7 @@ void PoolMetrics::add(const Event& e) {
       Pending& p = pending_[e.task];
       p.started = t;
       if (p.submitted >= 0) queue_wait_.push_back(t - p.submitted);
+      if (p.arrival < arrivals_.size() && p.submitted >= 0) arrivals_[p.arrival].wait = t - p.submitted;
       if (e.worker != 0)
         lane(e.worker).slices.push_back({t, -1, e.task, false});
       else
@@ -113,6 +116,8 @@ void PoolMetrics::add(const Event& e) {
     case EventKind::task_refused:
       ++s.refused;
       ++s.refused_by_reason[code(e.rule)];
+      if (auto it = pending_.find(e.task); it != pending_.end() && it->second.arrival < arrivals_.size())
+        arrivals_[it->second.arrival].refused = true;
       pending_.erase(e.task);
       break;
     case EventKind::task_dropped:
@@ -194,6 +199,57 @@ Summary PoolMetrics::summary(std::int64_t end_of_workload) const {
   if (first_submit_ >= 0 && last_end_ > first_submit_)
     s.throughput = static_cast<double>(s.completed + s.threw) / (static_cast<double>(last_end_ - first_submit_) / 1e9);
   return s;
+}
+
+double WindowFigures::share_found_busy(std::uint64_t c) const {
+  if (arrivals == 0) return 0;
+  std::uint64_t n = 0;
+  for (std::size_t k = c; k < arrivals_by_busy.size(); ++k) n += arrivals_by_busy[k];
+  return static_cast<double>(n) / static_cast<double>(arrivals);
+}
+
+WindowFigures PoolMetrics::window(std::int64_t t0, std::int64_t t1) const {
+  WindowFigures w{.t0 = t0, .t1 = t1};
+  auto first = std::lower_bound(arrivals_.begin(), arrivals_.end(), t0,
+                                [](const Arrival& a, std::int64_t v) { return a.submitted < v; });
+  double wait_sum = 0;
+  for (auto a = first; a != arrivals_.end() && a->submitted < t1; ++a) {
+    ++w.arrivals;
+    if (a->refused) ++w.refused;
+    if (a->wait >= 0) {
+      ++w.started;
+      wait_sum += static_cast<double>(a->wait);
+    }
+    if (w.arrivals_by_busy.size() <= a->busy) w.arrivals_by_busy.resize(a->busy + 1);
+    ++w.arrivals_by_busy[a->busy];
+  }
+  if (w.started) w.mean_wait = wait_sum / static_cast<double>(w.started);
+  // Time-weighted means: each counter value times how long it held within the window.
+  if (t1 <= t0) return w;
+  double workers = 0, busy = 0, queued = 0, blocked = 0;
+  Counters c = counters_at(t0);
+  std::int64_t from = t0;
+  auto add = [&](std::int64_t to) {
+    const auto d = static_cast<double>(to - from);
+    workers += c.workers * d;
+    busy += c.busy * d;
+    queued += c.queued * d;
+    blocked += c.blocked * d;
+  };
+  auto it = std::upper_bound(series_.begin(), series_.end(), t0,
+                             [](std::int64_t v, const CounterPoint& p) { return v < p.t; });
+  for (; it != series_.end() && it->t < t1; ++it) {
+    add(it->t);
+    from = it->t;
+    c = it->c;
+  }
+  add(t1);
+  const auto span = static_cast<double>(t1 - t0);
+  w.mean_workers = workers / span;
+  w.mean_busy = busy / span;
+  w.mean_queued = queued / span;
+  w.mean_blocked = blocked / span;
+  return w;
 }
 
 void RunMetrics::set_pools(const std::vector<PoolInfo>& pools) {

@@ -88,6 +88,24 @@ struct Summary {
   }
 };
 
+// What a pool did within a window of time [t0, t1) (a phase): the figures
+// queueing theory predicts, measured (scenarios/engine/theory.h sets them
+// beside its prediction). Per-task figures are of the tasks submitted within
+// the window, wherever they ended; the means are time-weighted over it.
+struct WindowFigures {
+  std::int64_t t0 = 0, t1 = 0;
+  std::uint64_t arrivals = 0;  // submitted within the window
+  std::uint64_t refused = 0;   // of those, refused
+  std::uint64_t started = 0;   // of those, started, so their wait is known
+  double mean_wait = 0;        // ns, submitted -> started, over `started`
+  // [k]: arrivals that found k tasks running (busy = k) as they were
+  // submitted; the share with k >= c is what Erlang C calls waiting.
+  std::vector<std::uint64_t> arrivals_by_busy;
+  double mean_workers = 0, mean_busy = 0, mean_queued = 0, mean_blocked = 0;
+  // Arrivals that found at least c tasks running, as a share of all.
+  double share_found_busy(std::uint64_t c) const;
+};
+
 class PoolMetrics {
  public:
   explicit PoolMetrics(PoolInfo info) : info_(std::move(info)) {}
@@ -113,10 +131,20 @@ class PoolMetrics {
   std::int64_t last_progress() const { return last_progress_; }
   // Every rule label this pool's events named, in order of first appearance.
   const std::vector<Label>& rules() const { return rules_; }
+  // The pool within [t0, t1) of scenario time (see WindowFigures).
+  WindowFigures window(std::int64_t t0, std::int64_t t1) const;
 
  private:
   struct Pending {
     std::int64_t submitted = -1, started = -1, blocked = -1;
+    std::size_t arrival = SIZE_MAX;  // its entry in arrivals_
+  };
+  // One per submission, for window(): when, what it found, how it fared.
+  struct Arrival {
+    std::int64_t submitted;
+    std::int64_t wait = -1;  // ns until it started; -1: not started
+    std::uint32_t busy;      // tasks running as it was submitted
+    bool refused = false;
   };
   WorkerLane& lane(WorkerId w);
   static Percentiles percentiles(std::vector<std::int64_t> v);
@@ -128,6 +156,7 @@ class PoolMetrics {
   std::unordered_map<WorkerId, std::size_t> lane_index_;
   std::unordered_map<TaskId, Pending> pending_;
   std::vector<std::int64_t> queue_wait_, service_, end_to_end_, blocked_;
+  std::vector<Arrival> arrivals_;  // in submission order, so in time order
   Summary totals_;  // counts, maps and peaks; percentiles and means are filled in by summary()
   std::int64_t first_t_ = -1, last_t_ = 0, first_submit_ = -1, last_end_ = -1, last_progress_ = 0;
   double workers_area_ = 0, busy_area_ = 0;  // integrals over time, in counter x ns

@@ -8,6 +8,8 @@
 #include <ctime>
 #include <thread>
 
+#include "scenarios/engine/theory.h"
+
 namespace poolscope::scenario {
 
 namespace {
@@ -248,6 +250,13 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"thread_refused", outcome.thread_refused ? json(*outcome.thread_refused) : json(nullptr)}}},
       {"skipped", skipped},
   };
+  {
+    // Queueing theory's prediction beside each pool's measurement, per phase (docs/theory.md).
+    const auto phases = theory::phase_models(scenario);
+    auto comparisons = theory::predict(scenario, phases);
+    theory::measure(comparisons, phases, outcome, metrics);
+    head["theory"] = theory::theory_json(phases, comparisons);
+  }
   if (const auto& sim = outcome.simulation) {
     const sim::Costs& c = sim->settings.costs;
     auto s_of = [](Nanos d) { return seconds(d.count()); };

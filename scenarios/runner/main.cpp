@@ -28,6 +28,7 @@
 #include "scenarios/runner/args.h"
 #include "scenarios/runner/sweep_command.h"
 #include "scenarios/runner/table.h"
+#include "scenarios/runner/theory_table.h"
 
 namespace {
 
@@ -330,6 +331,7 @@ int run(RunArgs& a) {
   RunStatus status = run_status(outcome, m);
   if (table) {
     runner::print_summary_table(std::cout, s, outcome, m);
+    runner::print_theory(std::cout, s, outcome, m);
     if (outcome.thread_refused)
       std::cout << "\nthe system refused a thread (" << *outcome.thread_refused << "): the run ended early\n";
     if (outcome.events_dropped)

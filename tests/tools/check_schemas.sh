@@ -18,6 +18,8 @@ if [ "$rc" -ne 1 ]; then
   echo "schemas: the stalling scenario exited $rc, expected 1" >&2
   exit 1
 fi
+# A Poisson phase: the theory block with predictions, an approximation and a design that departs.
+"$runner" run mm-c --sim --pool java-fixed --pool fasthttp --pool java-grows --quiet --out "$work/theory.json"
 # Simulated: run.simulation; and the failing schedule explore writes, with its "explore" block.
 "$runner" run "$source_dir/tests/data/smoke.json" --sim --events --quiet --out "$work/simulated.json"
 rc=0
@@ -27,7 +29,7 @@ if [ "$rc" -ne 1 ] || ! grep -q '"explore"' "$work/explore.json"; then
   exit 1
 fi
 $validate "$source_dir/docs/schemas/result.schema.json" "$work/result.json" "$work/skipped.json" "$work/stalled.json" \
-  "$work/simulated.json" "$work/explore.json"
+  "$work/simulated.json" "$work/explore.json" "$work/theory.json"
 rc=0
 "$runner" sweep periodic-bursts --param ants.ExpiryDuration=1s,6s --param java.keepAliveTime=1s,3s --quiet \
   --json "$work/sweep.json"

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scenarios/engine/theory.h"
 #include "visualizer/app/draw.h"
 #include "visualizer/app/views.h"
 #include "visualizer/model/describe.h"
+#include "visualizer/model/live.h"
+#include "visualizer/model/replay.h"
 
 namespace poolscope::gui {
 
@@ -22,6 +25,45 @@ struct Hit {
   std::size_t pool, point;
   float dy;
 };
+
+// Queueing theory's prediction for one pool over one phase (docs/theory.md):
+// a dashed reference line on the busy and queued plots.
+struct Reference {
+  std::string pool;
+  std::int64_t t0, t1;
+  double busy, queued;
+  bool blocking;  // its waiting tasks are blocked submitters: the blocked plot, not the queued one
+};
+
+std::vector<Reference> predictions(const scenario::Scenario& s) {
+  std::vector<Reference> out;
+  const auto phases = theory::phase_models(s);
+  for (const theory::Comparison& c : theory::predict(s, phases))
+    if (c.predicted && std::isfinite(c.predicted->lq))
+      out.push_back({c.pool, phases[c.phase].t0, phases[c.phase].t1, c.predicted->busy, c.predicted->lq,
+                     c.capacity.blocking_submitters > 0});
+  return out;
+}
+
+// The live scenario's predictions are recomputed each frame (it can be
+// edited; a prediction costs microseconds); a replay's scenario is parsed once.
+std::vector<Reference> references(const Context& cx) {
+  try {
+    if (cx.live && cx.live->scenario()) return predictions(*cx.live->scenario());
+    if (cx.replay) {
+      static const Replay* parsed_for = nullptr;
+      static std::vector<Reference> cached;
+      if (parsed_for != cx.replay) {
+        parsed_for = cx.replay;
+        cached = predictions(scenario::parse_scenario(cx.replay->file().scenario, "replay", "."));
+      }
+      return cached;
+    }
+  } catch (const std::exception&) {
+    // A replay whose scenario no longer parses here (a design this build lacks): no reference lines.
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -55,6 +97,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
 
   const float top = y;
   const float label_x = ui.time_x0 - ui.px(106);
+  const std::vector<Reference> refs = references(cx);
   for (Counter counter : kCounters) {
     const auto c = static_cast<int>(counter);
     const auto cu = static_cast<std::size_t>(c);
@@ -161,6 +204,24 @@ float PlotsView::draw(Context& cx, float y, float height) {
       // A whole number of pixels thick: ImGui then anti-aliases with a texture, half the vertices.
       dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), col(ui.pool_colour(p)), 0, thick);
     }
+    // The prediction, dashed in the pool's colour over its phase.
+    if (counter == Counter::busy || counter == Counter::queued || counter == Counter::blocked)
+      for (std::size_t p = 0; p < pools.size(); ++p) {
+        if (!ui.pool_shown(cu, p)) continue;
+        for (const Reference& r : refs) {
+          if (r.pool != pools[p].info().name) continue;
+          if (counter != Counter::busy && (counter == Counter::blocked) != r.blocking) continue;
+          const auto ry = static_cast<float>(vm.to_y(counter == Counter::busy ? r.busy : r.queued));
+          const auto x0 = static_cast<float>(map.to_x(static_cast<double>(r.t0)));
+          const auto x1 = static_cast<float>(map.to_x(static_cast<double>(r.t1)));
+          const float dash = ui.px(6);
+          // Each dash on a dark edge, so it reads over the measured step lines.
+          for (float x = std::max(x0, r0.x); x < std::min(x1, r1.x); x += 2 * dash) {
+            dl->AddLine({x, ry}, {std::min(x + dash, x1), ry}, IM_COL32(10, 10, 12, 230), thick * 3);
+            dl->AddLine({x, ry}, {std::min(x + dash, x1), ry}, col(ui.pool_colour(p)), thick * 1.5f);
+          }
+        }
+      }
     dl->PopClipRect();
 
     // The label's help.
@@ -186,6 +247,8 @@ float PlotsView::draw(Context& cx, float y, float height) {
       ImGui::BeginTooltip();
       ImGui::Text("%s at %s", std::string(counter_name(counter)).c_str(),
                   plot::format_time(static_cast<double>(t)).c_str());
+      if (counter != Counter::workers && counter != Counter::idle && !refs.empty())
+        ImGui::TextDisabled("dashed: queueing theory's prediction for the phase (docs/theory.md)");
       for (std::size_t p = 0; p < pools.size(); ++p) {
         const PoolIndex& ix = cx.frame.index.pool(p);
         auto i = t <= series_end(cx, pools[p]) ? plot::point_at(ix.times, t) : std::nullopt;
