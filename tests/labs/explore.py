@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/lab --explore, proved (docs/labs/README.md, "Schedule exploration"):
 
-  explore.py BIN_DIR WORK_DIR
+  explore.py BIN_DIR WORK_DIR [--sanitized]
 
 1. The sample student tests/labs/students/planted-race (lab 01 with a
    check-then-act outside the lock: task_post reads "does a thread sleep?"
@@ -14,6 +14,10 @@
 3. Every reference solution passes --explore (200 schedules here, to keep CI
    short; the default 1,000 are timed by hand in docs/labs/README.md).
 4. Bad arguments are refused with a message naming the flag.
+
+--sanitized (a ThreadSanitizer or ASan build): the lab checks may catch the
+race too, as they did under TSan, whose slower threads widen its window; only
+--explore's catching it is required then.
 """
 import json
 import os
@@ -42,6 +46,7 @@ def lab(args, cwd):
 
 def main():
     bin_dir, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    sanitized = "--sanitized" in sys.argv[3:]
     os.makedirs(work, exist_ok=True)
     results = os.path.join(work, "planted-race.json")
 
@@ -54,7 +59,7 @@ def main():
     checks = [t for t in doc["tests"] if "extra_data" not in t]
     explored = [t for t in doc["tests"] if "extra_data" in t]
     missed = [t["name"] for t in checks if t["score"] != 1]
-    if missed or len(checks) < 10:
+    if len(checks) < 10 or (missed and not sanitized):
         fail(f"every lab check and conformance test should pass the planted race; failed: {missed}")
     if len(explored) != SCENARIOS["01"]:
         fail(f"expected {SCENARIOS['01']} explore lines for lab 01, got {[t['name'] for t in explored]}")
