@@ -36,13 +36,18 @@ void idle_while_queued(const PoolView& v, std::vector<Finding>& out) {
               seconds_text(to_s(longest->length())) + "), with up to " + std::to_string(max_idle) +
               " workers idle while up to " + std::to_string(max_queued) + " tasks waited";
   const std::string& d = v.outcome.design;
-  if (d == "redis-bio")
+  if (d == "redis-io")
+    f.why = "the main thread deals the pending writes once per loop iteration: I/O threads that finished their share idle until the next";
+  else if (d == "redis-bio")
     f.why = "each job type has its own thread and list: a job waits behind its own type while the other threads idle";
   else if (d == "ants-multi")
     f.why = "each sub-pool queues for its own workers: one pool's tasks wait while another's workers idle";
   else
     f.why = "the design hands a queued task to an idle worker only at its own pace (a dispatcher, a tick, a wake-up)";
-  f.parameter = d == "redis-bio" ? "jobType" : (d == "ants-multi" ? "lbs" : max_knob(d));
+  if (d == "redis-io") f.parameter = "io-threads, hz";
+  else if (d == "redis-bio") f.parameter = "jobType";
+  else if (d == "ants-multi") f.parameter = "lbs";
+  else f.parameter = max_knob(d);
   f.evidence = {{"stretches", static_cast<double>(kept.size())},
                 {"total_s", to_s(total)},
                 {"longest_s", to_s(longest->length())},
