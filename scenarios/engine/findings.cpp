@@ -1,5 +1,7 @@
 #include "scenarios/engine/findings.h"
 
+#include <cmath>
+
 #include "scenarios/engine/findings/rules.h"
 
 namespace poolscope::findings {
@@ -45,6 +47,30 @@ json findings_json(const std::vector<Finding>& findings) {
                  {"evidence", evidence}});
   }
   return a;
+}
+
+std::vector<Finding> findings_from_json(const json& array) {
+  std::vector<Finding> out;
+  if (!array.is_array()) return out;
+  auto ns = [](const json& s) { return static_cast<std::int64_t>(std::llround(s.get<double>() * 1e9)); };
+  for (const json& j : array) {
+    if (!j.is_object() || !j.contains("from_s") || !j["from_s"].is_number() || !j.contains("to_s") ||
+        !j["to_s"].is_number())
+      continue;
+    Finding f;
+    f.rule = j.value("rule", "");
+    f.pool = j.value("pool", "");
+    f.from = ns(j["from_s"]);
+    f.to = std::max(f.from, ns(j["to_s"]));
+    f.summary = j.value("summary", "");
+    f.why = j.value("why", "");
+    f.parameter = j.value("parameter", "");
+    if (j.contains("evidence") && j["evidence"].is_object())
+      for (const auto& [k, v] : j["evidence"].items())
+        if (v.is_number()) f.evidence.emplace_back(k, v.get<double>());
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 }  // namespace poolscope::findings

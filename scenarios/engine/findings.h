@@ -49,7 +49,9 @@ const std::vector<Rule>& rules();
 // Every rule on every pool of a run, pool by pool in scenario order.
 std::vector<Finding> find(const scenario::RunOutcome& outcome, const metrics::RunMetrics& metrics);
 
-// The result's "findings" array (docs/result-format.md).
+// The result's "findings" array (docs/result-format.md), and back (a
+// replay's): entries that do not read as a finding are left out.
 json findings_json(const std::vector<Finding>& findings);
+std::vector<Finding> findings_from_json(const json& array);
 
 }  // namespace poolscope::findings
