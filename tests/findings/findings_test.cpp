@@ -4,9 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "scenarios/engine/findings.h"
 #include "scenarios/engine/library.h"
+#include "scenarios/engine/result_reader.h"
 
 using namespace poolscope;
 using namespace poolscope::scenario;
@@ -200,5 +204,33 @@ TEST_CASE("a pool that keeps up finds nothing", "[findings]") {
   for (const char* pool : {"fasthttp", "java"}) {
     INFO(pool);
     for (const auto& x : f.all) CHECK_FALSE(x.pool == pool);
+  }
+}
+
+// The runner writes the findings it prints, and a replay reads them back as
+// they were found (the GUI's Findings tab on a result file).
+TEST_CASE("the runner's result carries the findings, and they read back as found", "[findings]") {
+  const std::string out = "findings-java-queues.json", table = "findings-java-queues.txt";
+  const std::string cmd = std::string(POOLSCOPE_RUNNER) + " run java-queues --sim --out " + out + " > " + table;
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::ifstream printed(table);
+  std::stringstream text;
+  text << printed.rdbuf();
+  CHECK(text.str().find("linked-unbounded: stuck-at-core, 0.531-13.177 s") != std::string::npos);
+  CHECK(text.str().find("parameter: workQueue, queueCapacity, corePoolSize") != std::string::npos);
+
+  const ResultFile file = load_result(out);
+  const auto read = findings::findings_from_json(file.findings);
+  const Found here = simulate("java-queues");
+  REQUIRE(read.size() == here.all.size());
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    INFO(i);
+    CHECK(read[i].rule == here.all[i].rule);
+    CHECK(read[i].pool == here.all[i].pool);
+    CHECK(std::abs(read[i].from - here.all[i].from) <= 1);  // seconds in the file: rounding only
+    CHECK(std::abs(read[i].to - here.all[i].to) <= 1);
+    CHECK(read[i].summary == here.all[i].summary);
+    CHECK(read[i].parameter == here.all[i].parameter);
+    CHECK(read[i].evidence.size() == here.all[i].evidence.size());
   }
 }
