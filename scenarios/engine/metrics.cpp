@@ -58,7 +58,7 @@ void PoolMetrics::add(const Event& e) {
   s.peak_queued = std::max(s.peak_queued, e.counters.queued);
   s.peak_blocked = std::max(s.peak_blocked, e.counters.blocked);
 
-  if (is_marker(e.kind)) markers_.push_back({t, e.kind, e.rule, e.worker, e.task, e.arg, e.arg2});
+  if (is_marker(e.kind)) markers_.push_back({t, e.kind, e.rule, e.worker, e.task, e.arg, e.arg2, e.counters});
   if (e.rule != kNoLabel) {
     if (std::find(rules_.begin(), rules_.end(), e.rule) == rules_.end()) rules_.push_back(e.rule);
     last_rule_ = {t, e.kind, e.rule, e.worker, e.task, e.arg, e.arg2};
@@ -79,6 +79,7 @@ void PoolMetrics::add(const Event& e) {
     case EventKind::submitter_unblocked:
       if (auto it = pending_.find(e.task); it != pending_.end() && it->second.blocked >= 0) {
         blocked_.push_back(t - it->second.blocked);
+        blocked_waits_.push_back({it->second.blocked, t, e.task});
         it->second.blocked = -1;
       }
       break;

@@ -32,6 +32,7 @@ struct Marker {
   TaskId task;
   std::int64_t arg;
   std::int32_t arg2;
+  Counters counters{};  // the pool's gauges after the event, in stream order
 };
 
 // One task on a worker's lane.
@@ -106,6 +107,20 @@ struct WindowFigures {
   double share_found_busy(std::uint64_t c) const;
 };
 
+// One submission, for window() and the findings: when, what it found, how it fared.
+struct Arrival {
+  std::int64_t submitted;
+  std::int64_t wait = -1;  // ns until it started; -1: not started
+  std::uint32_t busy;      // tasks running as it was submitted
+  bool refused = false;
+};
+
+// One wait of a submitter inside submit, blocked -> unblocked (scenario ns).
+struct BlockedWait {
+  std::int64_t from, to;
+  TaskId task;
+};
+
 class PoolMetrics {
  public:
   explicit PoolMetrics(PoolInfo info) : info_(std::move(info)) {}
@@ -133,18 +148,14 @@ class PoolMetrics {
   const std::vector<Label>& rules() const { return rules_; }
   // The pool within [t0, t1) of scenario time (see WindowFigures).
   WindowFigures window(std::int64_t t0, std::int64_t t1) const;
+  // Every submission in time order, and every wait inside submit (the findings read them).
+  const std::vector<Arrival>& arrivals() const { return arrivals_; }
+  const std::vector<BlockedWait>& blocked_waits() const { return blocked_waits_; }
 
  private:
   struct Pending {
     std::int64_t submitted = -1, started = -1, blocked = -1;
     std::size_t arrival = SIZE_MAX;  // its entry in arrivals_
-  };
-  // One per submission, for window(): when, what it found, how it fared.
-  struct Arrival {
-    std::int64_t submitted;
-    std::int64_t wait = -1;  // ns until it started; -1: not started
-    std::uint32_t busy;      // tasks running as it was submitted
-    bool refused = false;
   };
   WorkerLane& lane(WorkerId w);
   static Percentiles percentiles(std::vector<std::int64_t> v);
@@ -157,6 +168,7 @@ class PoolMetrics {
   std::unordered_map<TaskId, Pending> pending_;
   std::vector<std::int64_t> queue_wait_, service_, end_to_end_, blocked_;
   std::vector<Arrival> arrivals_;  // in submission order, so in time order
+  std::vector<BlockedWait> blocked_waits_;  // in the order they ended
   Summary totals_;  // counts, maps and peaks; percentiles and means are filled in by summary()
   std::int64_t first_t_ = -1, last_t_ = 0, first_submit_ = -1, last_end_ = -1, last_progress_ = 0;
   double workers_area_ = 0, busy_area_ = 0;  // integrals over time, in counter x ns

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <thread>
 
+#include "scenarios/engine/findings.h"
 #include "scenarios/engine/theory.h"
 
 namespace poolscope::scenario {
@@ -257,6 +258,8 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
     theory::measure(comparisons, phases, outcome, metrics);
     head["theory"] = theory::theory_json(phases, comparisons);
   }
+  // What the findings' rules name in the run, with evidence (docs/findings.md).
+  head["findings"] = findings::findings_json(findings::find(outcome, metrics));
   if (const auto& sim = outcome.simulation) {
     const sim::Costs& c = sim->settings.costs;
     auto s_of = [](Nanos d) { return seconds(d.count()); };

@@ -238,6 +238,7 @@ ResultFile build(ResultSax& sax, const std::string& file) {
   r.environment = root.value("environment", json::object());
   r.run = root.value("run", json::object());
   r.explore = root.value("explore", json(nullptr));
+  r.findings = root.value("findings", json::array());
   const json& pools = required(root, "", "pools");
   if (!pools.is_array()) fail_at("/pools", "an array of pools", pools);
   sax.pools.resize(pools.size());

@@ -31,6 +31,7 @@ struct ResultFile {
   std::string status;
   json scenario, environment, run;  // as written
   json explore;                     // a failing schedule's note from `poolscope explore`, else null
+  json findings;                    // the findings the runner named (docs/findings.md); [] in older files
   std::vector<ResultPool> pools;
   bool has_events = false;  // written with --events
   // Every pool's events, merged by time; each pool's own events keep their

@@ -28,6 +28,7 @@
 #include "scenarios/runner/args.h"
 #include "scenarios/runner/sweep_command.h"
 #include "scenarios/runner/table.h"
+#include "scenarios/runner/findings_table.h"
 #include "scenarios/runner/theory_table.h"
 
 namespace {
@@ -332,6 +333,7 @@ int run(RunArgs& a) {
   if (table) {
     runner::print_summary_table(std::cout, s, outcome, m);
     runner::print_theory(std::cout, s, outcome, m);
+    runner::print_findings(std::cout, outcome, m);
     if (outcome.thread_refused)
       std::cout << "\nthe system refused a thread (" << *outcome.thread_refused << "): the run ended early\n";
     if (outcome.events_dropped)

@@ -18,7 +18,7 @@ if [ "$rc" -ne 1 ]; then
   echo "schemas: the stalling scenario exited $rc, expected 1" >&2
   exit 1
 fi
-# A Poisson phase: the theory block with predictions, an approximation and a design that departs.
+# A Poisson phase: the theory block, and findings (java-grows churns); with predictions, an approximation and a design that departs.
 "$runner" run mm-c --sim --pool java-fixed --pool fasthttp --pool java-grows --quiet --out "$work/theory.json"
 # Simulated: run.simulation; and the failing schedule explore writes, with its "explore" block.
 "$runner" run "$source_dir/tests/data/smoke.json" --sim --events --quiet --out "$work/simulated.json"

@@ -149,10 +149,12 @@ App::App(const Options& options)
   ui_.show_help = options.show_help;
   ui_.lanes_by_exit = options.lane_order == "exit";
   ui_.range = options.range;
+  if (options.finding) ui_.finding_request = *options.finding - 1;
   ui_.show_frame_times = options.show_frame_times;
   ui_.side_panel = !options.no_side_panel;
   if (options.tab == "pools") ui_.tab_request = Tab::pools;
   if (options.tab == "scenario") ui_.tab_request = Tab::scenario;
+  if (options.tab == "findings") ui_.tab_request = Tab::findings;
 
   if (!options.replay.empty())
     open(options.replay, Kind::result);  // --replay: a result, whatever the file is
@@ -407,6 +409,7 @@ void App::build(const Frame& f) {
       }
   }
   Context cx{ui_, f, live_.get(), replay_.get(), later_};
+  findings_.update(cx);
   shortcuts(cx);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -449,6 +452,8 @@ void App::build(const Frame& f) {
       tab("Compare", Tab::compare, [&] { compare_.draw(cx); });
       tab("Pools", Tab::pools, [&] { explain_.draw(cx); });
       tab("Scenario", Tab::scenario, [&] { scenario_.draw(cx); });
+      tab(("Findings (" + std::to_string(ui_.findings.size()) + ")###findings").c_str(), Tab::findings,
+          [&] { findings_.draw(cx); });
       ui_.tab_request.reset();
       ImGui::EndTabBar();
     }

@@ -50,6 +50,7 @@ struct Options {
   bool log_plots = false;               // every plot on a log scale
   std::string lane_order = "spawn";     // or "exit"
   std::optional<std::pair<std::int64_t, std::int64_t>> range;  // a selected time range (ns)
+  std::optional<std::size_t> finding;  // the finding to show, from 1, as a click in the Findings tab does
   bool show_help = false;         // the ? overlay
   bool show_frame_times = false;  // the frame-time overlay
   bool no_side_panel = false;     // the timeline takes the whole window
@@ -110,6 +111,7 @@ class App {
   ExplainView explain_;
   ScenarioView scenario_;
   RangeView range_;
+  FindingsView findings_;
   FileDialog dialog_;
   FrameTimes times_;
   std::vector<std::function<void()>> later_;

@@ -87,14 +87,16 @@ int main(int argc, char** argv) {
   cli.add_option("--ui-scale", ui_scale, "scale of fonts and sizes, 0.5 to 4 (default: the display's)");
   cli.add_flag("--presentation", o.presentation, "large fonts, for a projector");
   cli.add_option("--palette", palette, "standard or colour-blind")->check(CLI::IsMember({"standard", "colour-blind"}));
-  cli.add_option("--tab", o.tab, "side panel: compare, pools or scenario")
-      ->check(CLI::IsMember({"compare", "pools", "scenario"}));
+  cli.add_option("--tab", o.tab, "side panel: compare, pools, scenario or findings")
+      ->check(CLI::IsMember({"compare", "pools", "scenario", "findings"}));
   cli.add_option("--view", view, "the time range shown, FROM:TO (e.g. 1s:2.5s)");
   cli.add_option("--hover", hover, "pretend the mouse is at X,Y (for screenshots of tooltips)");
   cli.add_option("--drag", drag, "headless: drag the mouse from X0,Y0 to X1,Y1 first (e.g. along the replay's ruler)");
   cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
   cli.add_option("--hide-pool", o.hide_pools, "leave this pool (by name) out of the plots, as a click on its name does");
   std::string range;
+  cli.add_option("--finding", o.finding, "show the Nth finding (from 1) as a click in the Findings tab does")
+      ->check(CLI::PositiveNumber);
   cli.add_option("--range", range, "select this time range, FROM:TO, and show its statistics (as Shift+drag does)");
   cli.add_option("--lane-order", o.lane_order, "worker lanes by spawn (default) or by exit")
       ->check(CLI::IsMember({"spawn", "exit"}));

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "scenarios/engine/findings.h"
 #include "visualizer/model/frame.h"
 #include "visualizer/model/live.h"
 #include "visualizer/model/replay.h"
@@ -22,7 +23,7 @@
 
 namespace poolscope::gui {
 
-enum class Tab { compare, pools, scenario };
+enum class Tab { compare, pools, scenario, findings };
 
 struct Ui {
   plot::TimeAxis axis;
@@ -79,6 +80,13 @@ struct Ui {
     std::int64_t start = 0, end = 0;
   };
   std::vector<PhaseBand> phases;
+
+  // The run's findings (docs/findings.md): a replay's from its file, a live
+  // run's once it ended. Each range is marked along the ruler; the one
+  // clicked in the Findings tab is tinted through every item.
+  std::vector<findings::Finding> findings;
+  std::optional<std::size_t> finding_selected;
+  std::optional<std::size_t> finding_request;  // --finding: shown once the findings are known
 
   // This frame's timeline geometry, set by the timeline view for its items.
   float time_x0 = 0, time_x1 = 1;

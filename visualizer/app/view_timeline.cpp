@@ -47,6 +47,13 @@ void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
     for (float y = y0; y < y1; y += ui.px(8))
       dl->AddLine({x, y}, {x, std::min(y1, y + ui.px(4))}, IM_COL32(255, 230, 160, 70));
   }
+  // The finding chosen in the Findings tab: an amber tint over its range.
+  if (ui.finding_selected && *ui.finding_selected < ui.findings.size()) {
+    const findings::Finding& f = ui.findings[*ui.finding_selected];
+    const float l = std::max(static_cast<float>(map.to_x(static_cast<double>(f.from))), ui.time_x0);
+    const float r = std::min(static_cast<float>(map.to_x(static_cast<double>(f.to))), ui.time_x1);
+    if (r > l) dl->AddRectFilled({l, y0}, {r, y1}, IM_COL32(255, 190, 80, 18));
+  }
   if (ui.failure) {
     // A failing schedule: a faint tint while it built up, a dashed line where
     // it showed (dashed, so a red pool's step line is never read as it).
@@ -115,9 +122,29 @@ void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
     dl->AddLine({float(t.pos), at.y + th * 0.6f}, {float(t.pos), at.y + th}, IM_COL32(200, 200, 200, 160));
     dl->AddText({float(t.pos) + ui.px(3), at.y + ui.px(1)}, IM_COL32(200, 200, 200, 255), t.label.c_str());
   }
+  // The findings' ranges: an amber bar each just above the phases (the
+  // selected one brighter), at least 3 px wide so an instant shows.
+  const findings::Finding* hovered_finding = nullptr;
+  if (!ui.findings.empty()) {
+    const float fy1 = at.y + height - phase_strip(ui) - ui.px(1), fy0 = fy1 - ui.px(4);
+    dl->PushClipRect({ui.time_x0, fy0}, {ui.time_x1, fy1}, true);
+    for (std::size_t i = 0; i < ui.findings.size(); ++i) {
+      const findings::Finding& f = ui.findings[i];
+      const auto x0 = static_cast<float>(map.to_x(static_cast<double>(f.from)));
+      const auto x1 = std::max(x0 + ui.px(3), static_cast<float>(map.to_x(static_cast<double>(f.to))));
+      if (x1 < ui.time_x0 || x0 > ui.time_x1) continue;
+      const bool selected = ui.finding_selected == i;
+      dl->AddRectFilled({x0, fy0}, {x1, fy1}, selected ? IM_COL32(255, 200, 90, 255) : IM_COL32(230, 160, 60, 150));
+      if (mouse.y >= fy0 - ui.px(2) && mouse.y < fy1 + ui.px(2) && mouse.x >= x0 && mouse.x < x1) hovered_finding = &f;
+    }
+    dl->PopClipRect();
+  }
   ImGui::SetCursorScreenPos({ui.time_x0, at.y});
   ImGui::InvisibleButton("ruler", {std::max(1.0f, ui.time_x1 - ui.time_x0), height});
-  if (ImGui::IsItemHovered() && hovered_phase)
+  if (ImGui::IsItemHovered() && hovered_finding)
+    ImGui::SetTooltip("%s: %s\n%s\n(the Findings tab has its why and parameter)", hovered_finding->pool.c_str(),
+                      hovered_finding->rule.c_str(), hovered_finding->summary.c_str());
+  else if (ImGui::IsItemHovered() && hovered_phase)
     ImGui::SetTooltip("phase %s: %s arrivals, %s to %s", hovered_phase->name.c_str(), hovered_phase->kind.c_str(),
                       plot::format_time(static_cast<double>(hovered_phase->start)).c_str(),
                       plot::format_time(static_cast<double>(hovered_phase->end)).c_str());

@@ -119,6 +119,19 @@ class ExplainView {
   std::string add_design_;
 };
 
+// The run's findings, one entry each: pool, rule, range, the numbers, why,
+// the parameter. A click shows its range on the timeline (and selects it).
+class FindingsView {
+ public:
+  // Every frame, whichever tab is shown: the findings for the timeline's marks.
+  void update(Context& cx);
+  void draw(Context& cx);
+
+ private:
+  static void show(Context& cx, std::size_t i);  // what a click on the i-th does
+  const void* source_ = nullptr;  // the replay or the finished run they were read from
+};
+
 // The scenario: its lesson, phases and settings.
 class ScenarioView {
  public:
