@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """scripts/lab --explore, proved (docs/labs/README.md, "Schedule exploration"):
 
-  explore.py BIN_DIR WORK_DIR [--sanitized]
+  explore.py BIN_DIR WORK_DIR
 
 1. The sample student tests/labs/students/planted-race (lab 01 with a
    check-then-act outside the lock: task_post reads "does a thread sleep?"
    before taking the lock, and signals only if one did), built by CMake as
    lab01_planted_race (grader) and lab01_planted_race_runner: every lab check
-   and conformance test passes, and --explore fails, naming a seed, a replay
+   and conformance test passes (as a rule: below), and --explore fails, naming a seed, a replay
    command and a trace.
 2. The replay command fails again, the same way (the stall the trace shows,
    at the same virtual instant with the same tasks): the seed is the bug.
@@ -15,9 +15,10 @@
    short; the default 1,000 are timed by hand in docs/labs/README.md).
 4. Bad arguments are refused with a message naming the flag.
 
---sanitized (a ThreadSanitizer or ASan build): the lab checks may catch the
-race too, as they did under TSan, whose slower threads widen its window; only
---explore's catching it is required then.
+The lab checks pass the race by luck, not by design: they did in 21 grades of
+21 by hand (--stress included), but under TSan check 01.5 caught it, and a
+full -j2 run on a loaded machine once failed this test the same way. A catch by the checks is reported,
+not failed: what this test requires every time is that --explore catches it.
 """
 import json
 import os
@@ -46,7 +47,6 @@ def lab(args, cwd):
 
 def main():
     bin_dir, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    sanitized = "--sanitized" in sys.argv[3:]
     os.makedirs(work, exist_ok=True)
     results = os.path.join(work, "planted-race.json")
 
@@ -59,8 +59,11 @@ def main():
     checks = [t for t in doc["tests"] if "extra_data" not in t]
     explored = [t for t in doc["tests"] if "extra_data" in t]
     missed = [t["name"] for t in checks if t["score"] != 1]
-    if len(checks) < 10 or (missed and not sanitized):
-        fail(f"every lab check and conformance test should pass the planted race; failed: {missed}")
+    if len(checks) < 10:
+        fail(f"expected the lab checks and the conformance tests in the grade, got {len(checks)}")
+    if missed:
+        print(f"explore.py: note: the lab checks caught the planted race this time too ({missed}): "
+              "its window is narrow, not closed")
     if len(explored) != SCENARIOS["01"]:
         fail(f"expected {SCENARIOS['01']} explore lines for lab 01, got {[t['name'] for t in explored]}")
     caught = [t for t in explored if t["score"] == 0]
