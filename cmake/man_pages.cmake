@@ -27,7 +27,7 @@ function(poolscope_man_page target description)  # ARGN: the subcommands
 endfunction()
 
 poolscope_man_page(poolscope "compare worker-pool designs under the same scripted workload"
-                   run sweep validate pools describe scenarios)
+                   run explore sweep validate pools describe scenarios)
 if(TARGET poolscope-gui)
   poolscope_man_page(poolscope-gui "watch worker-pool designs differ, live or replayed")
 endif()
