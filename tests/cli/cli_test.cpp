@@ -13,43 +13,15 @@
 #include "pools/core/params.h"
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/workload.h"
+#include "tests/cli/runner.h"
 
 using Catch::Matchers::Contains;
 using poolscope::json;
 namespace fs = std::filesystem;
 
+using namespace cli_test;
+
 namespace {
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path scratch() {
-  fs::path dir = fs::temp_directory_path() / ("poolscope-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-Result run(const std::string& args) {
-  fs::path err = scratch() / "stderr.txt";
-  std::string cmd = std::string(POOLSCOPE_RUNNER) + " " + args + " 2>" + err.string();
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
-}
-
-std::string data(const std::string& name) { return std::string(POOLSCOPE_SOURCE_DIR) + "/tests/data/" + name; }
 
 json pool_named(const json& result, const std::string& name) {
   for (const json& p : result["pools"])

@@ -1,56 +1,18 @@
 // `poolscope sweep` as a user meets it: the table, the CSV and JSON files,
 // the out dir of point results, exit codes, and the lesson docs/sweeps.md
 // quotes (ants' expiry against periodic bursts).
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <catch2/catch.hpp>
 
 #include "pools/core/params.h"
+#include "tests/cli/runner.h"
 
 using Catch::Matchers::Contains;
 using poolscope::json;
 namespace fs = std::filesystem;
 
-namespace {
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path scratch() {
-  fs::path dir = fs::temp_directory_path() / ("poolscope-sweep-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-Result run(const std::string& args) {
-  fs::path err = scratch() / "stderr.txt";
-  std::string cmd = std::string(POOLSCOPE_RUNNER) + " " + args + " 2>" + err.string();
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
-}
-
-std::string data(const std::string& name) { return std::string(POOLSCOPE_SOURCE_DIR) + "/tests/data/" + name; }
-
-}  // namespace
+using namespace cli_test;
 
 TEST_CASE("sweep cli: a table of points, CSV and JSON files, and each point's result in the out dir") {
   fs::path dir = scratch() / "outputs";
