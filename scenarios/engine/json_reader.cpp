@@ -279,4 +279,14 @@ void check_depth(const json& j, int max_depth) {
   }
 }
 
+// json's dump() checks the encoding: a type_error is invalid UTF-8.
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)json(s).dump();
+    return true;
+  } catch (const json::type_error&) {
+    return false;
+  }
+}
+
 }  // namespace poolscope::scenario

@@ -14,6 +14,10 @@
 
 namespace poolscope::scenario {
 
+// Whether a command-line argument is valid UTF-8 (nlohmann/json refuses to
+// write one that is not, so a result could not name it).
+bool valid_utf8(const std::string& s);
+
 class ObjectReader {
  public:
   // Throws ConfigError unless `j` is an object.

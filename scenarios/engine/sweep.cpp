@@ -6,6 +6,7 @@
 
 #include "pools/core/registry.h"
 #include "pools/core/suggest.h"
+#include "scenarios/engine/json_reader.h"
 #include "scenarios/engine/result_json.h"
 
 namespace poolscope::scenario::sweep {
@@ -20,15 +21,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
     parts.push_back(s.substr(from, at == std::string::npos ? std::string::npos : at - from));
     if (at == std::string::npos) return parts;
     from = at + 1;
-  }
-}
-
-bool valid_utf8(const std::string& s) {
-  try {
-    (void)json(s).dump();
-    return true;
-  } catch (const json::type_error&) {
-    return false;
   }
 }
 

@@ -5,18 +5,7 @@
 
 namespace poolscope::runner {
 
-namespace {
-
-bool valid_utf8(const std::string& s) {
-  try {
-    (void)json(s).dump();
-    return true;
-  } catch (const json::type_error&) {
-    return false;
-  }
-}
-
-}  // namespace
+using scenario::valid_utf8;
 
 std::filesystem::path scenario_path(const std::string& arg) {
   std::error_code ec;
