@@ -83,7 +83,10 @@ World::~World() {
   // Threads a failed run (or a leak) left where they stood are never resumed.
   // Their fibers are kept, reachable and never destroyed, as threads that
   // never end would be: their frames still point into what they held.
+  // Worlds on different OS threads may end at once: the list has a lock.
   static auto* graveyard = new std::vector<std::unique_ptr<Fiber>>;
+  static std::mutex graveyard_lock;
+  std::lock_guard<std::mutex> hold(graveyard_lock);
   for (auto& [id, t] : threads_)
     if (t->state != VThread::State::done) {
       t->fiber->abandon();
