@@ -423,6 +423,25 @@ TEST_CASE("go::ThreadGroup: a refused thread throws and leaves nothing behind") 
   testing::refuse_threads("", 0);
 }
 
+TEST_CASE("go::ThreadGroup: join_finished() beside wait() joins each thread once") {
+  // A purge ticker joining the threads its last tick stopped while the pool's
+  // closer waits for them all: both once saw the same finished thread.
+  const std::size_t before = live_threads();
+  for (int round = 0; round < 20; ++round) {
+    go::ThreadGroup group;
+    for (int i = 0; i < 40; ++i) group.go("tg-both", [] {});
+    std::atomic<bool> waited{false};
+    std::jthread joiner([&] {
+      while (!waited.load()) group.join_finished();
+    });
+    group.wait();
+    waited.store(true);
+    joiner.join();
+    CHECK(group.size() == 0);
+  }
+  CHECK(live_threads() == before);
+}
+
 TEST_CASE("go::ThreadGroup: many short threads started from several goroutines are all joined") {
   const std::size_t before = live_threads();
   {

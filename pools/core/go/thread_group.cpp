@@ -12,7 +12,7 @@ void ThreadGroup::go(std::string name, std::move_only_function<void()> body) {
   try {
     // Under m_: the new thread's last step takes m_, so it cannot report
     // itself finished before its Thread is in place.
-    *it = Thread(std::move(name), [this, it, body = std::move(body)]() mutable {
+    it->thread = Thread(std::move(name), [this, it, body = std::move(body)]() mutable {
       body();
       body = nullptr;  // release the closure's captures before reporting done
       std::lock_guard g(m_);
@@ -24,35 +24,51 @@ void ThreadGroup::go(std::string name, std::move_only_function<void()> body) {
   }
 }
 
+std::vector<ThreadGroup::Entry> ThreadGroup::claim(const std::vector<Entry>& from) {
+  std::vector<Entry> mine;
+  for (Entry it : from)
+    if (!it->claimed) {
+      it->claimed = true;
+      mine.push_back(it);
+    }
+  claimed_ += mine.size();
+  return mine;
+}
+
+void ThreadGroup::join_and_erase(const std::vector<Entry>& mine) {
+  // Not under m_: a finishing thread takes it as its last step.
+  for (Entry it : mine) it->thread.join();
+  std::lock_guard g(m_);
+  // A joined thread put itself on done_ before it ended: drop those entries.
+  for (Entry it : mine) it->joined = true;
+  std::erase_if(done_, [](Entry it) { return it->joined; });
+  for (Entry it : mine) threads_.erase(it);
+  claimed_ -= mine.size();
+  if (claimed_ == 0) all_joined_.notify_all();
+}
+
 void ThreadGroup::join_finished() {
-  std::vector<std::list<Thread>::iterator> done;
+  std::vector<Entry> mine;
   {
     std::lock_guard g(m_);
-    if (done_.empty()) return;
-    done.swap(done_);
+    mine = claim(done_);
   }
-  // Not under m_: a finishing thread takes it as its last step.
-  for (auto it : done) it->join();
-  std::lock_guard g(m_);
-  for (auto it : done) threads_.erase(it);
+  if (!mine.empty()) join_and_erase(mine);
 }
 
 void ThreadGroup::wait() {
   for (;;) {
-    std::list<Thread> all;
+    std::vector<Entry> mine;
     {
-      std::lock_guard g(m_);
+      std::unique_lock l(m_);
+      // Threads another caller claimed are theirs to join: wait for them.
+      all_joined_.wait(l, [&] { return threads_.size() > claimed_ || threads_.empty(); });
       if (threads_.empty()) return;
-      all.splice(all.end(), threads_);
+      std::vector<Entry> all;
+      for (auto it = threads_.begin(); it != threads_.end(); ++it) all.push_back(it);
+      mine = claim(all);
     }
-    for (Thread& t : all) t.join();
-    // Each joined thread put itself on done_ before it ended; those entries
-    // point into `all`, which dies here.
-    std::vector<const Thread*> joined;
-    for (const Thread& t : all) joined.push_back(&t);
-    std::sort(joined.begin(), joined.end());
-    std::lock_guard g(m_);
-    std::erase_if(done_, [&](auto it) { return std::binary_search(joined.begin(), joined.end(), &*it); });
+    join_and_erase(mine);
   }
 }
 

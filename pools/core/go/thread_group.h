@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "pools/core/clock.h"
 #include "pools/core/sync.h"
 #include "pools/core/thread.h"
 
@@ -30,19 +31,34 @@ class ThreadGroup {
   // the thread (a goroutine cannot fail to start; a thread can).
   void go(std::string name, std::move_only_function<void()> body);
 
-  // Joins every thread whose body has returned.
+  // Joins every thread whose body has returned. Safe beside wait() and
+  // other callers: each thread is claimed, and joined, by exactly one.
   void join_finished();
-  // wg.Wait(): joins every thread of the group. Call it once nothing will
-  // call go() any more (or again after the last one did).
+  // wg.Wait(): joins every thread of the group, those another caller is
+  // joining included, and those started while it waits.
   void wait();
 
   // Threads started and not yet joined.
   std::size_t size() const;
 
  private:
+  struct Started {
+    Thread thread;
+    bool claimed = false;  // a join_finished() or wait() is joining it
+    bool joined = false;   // joined, about to be erased
+  };
+  using Entry = std::list<Started>::iterator;
+
+  // Under m_: marks the unclaimed entries of `from` claimed and returns them.
+  std::vector<Entry> claim(const std::vector<Entry>& from);
+  // Joins the claimed entries, then forgets them.
+  void join_and_erase(const std::vector<Entry>& mine);
+
   mutable Mutex m_;
-  std::list<Thread> threads_;                      // started, not yet joined
-  std::vector<std::list<Thread>::iterator> done_;  // of those, the ones whose body returned
+  std::list<Started> threads_;  // started, not yet joined
+  std::vector<Entry> done_;     // of those, the ones whose body returned
+  std::size_t claimed_ = 0;     // entries of threads_ being joined
+  CondVar all_joined_;          // claimed_ dropped to 0
 };
 
 }  // namespace poolscope::go
