@@ -38,7 +38,8 @@ TEST_CASE("lesson sweep: the shipped ants expiry sweep is what its command write
   REQUIRE(r.code == 0);
   const json shipped = json::parse(slurp(source / kShipped));
   CHECK(shipped["format"] == "poolscope-sweep/1");
-  CHECK(shipped["scenario"]["file"] == "scenarios/library/periodic-bursts.json");  // a path from the source tree, not a machine's
+  CHECK(shipped["scenario"]["file"] ==
+        "scenarios/library/periodic-bursts.json");  // a path from the source tree, not a machine's
   INFO("the shipped sweep is stale: regenerate it from the source directory with\n  build/bin/poolscope " + kArgs +
        " " + kShipped);
   CHECK(measured(shipped) == measured(json::parse(slurp(fresh))));

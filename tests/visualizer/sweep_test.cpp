@@ -13,7 +13,8 @@ using namespace poolscope::gui;
 
 namespace {
 
-const std::string kShipped = std::string(POOLSCOPE_SOURCE_DIR) + "/scenarios/library/sweeps/periodic-bursts-expiry.json";
+const std::string kShipped =
+    std::string(POOLSCOPE_SOURCE_DIR) + "/scenarios/library/sweeps/periodic-bursts-expiry.json";
 
 // A series of 4 buckets of 1 s with `workers` and zeros elsewhere.
 json series(std::vector<int> workers) {
@@ -23,7 +24,7 @@ json series(std::vector<int> workers) {
     t.push_back(static_cast<double>(i));
     zeros.push_back(0);
   }
-  return {{"bucket_s", 1.0}, {"t", t}, {"workers", workers}, {"busy", zeros},
+  return {{"bucket_s", 1.0}, {"t", t},          {"workers", workers}, {"busy", zeros},
           {"idle", zeros},   {"queued", zeros}, {"blocked", zeros}};
 }
 
@@ -53,10 +54,18 @@ json two_param_sweep() {
           {"mode", "simulated"},
           {"simulation", json::object()},
           {"params",
-           {{{"spec", "p.size"}, {"param", "size"}, {"pools", {"p"}}, {"values", {8, 16}}, {"shown", {"8", "16"}},
+           {{{"spec", "p.size"},
+             {"param", "size"},
+             {"pools", {"p"}},
+             {"values", {8, 16}},
+             {"shown", {"8", "16"}},
              {"numeric", {8, 16}}},
-            {{"spec", "p.queue"}, {"param", "queue"}, {"pools", {"p"}}, {"values", {"a", "b", "c"}},
-             {"shown", {"a", "b", "c"}}, {"numeric", {nullptr, nullptr, nullptr}}}}},
+            {{"spec", "p.queue"},
+             {"param", "queue"},
+             {"pools", {"p"}},
+             {"values", {"a", "b", "c"}},
+             {"shown", {"a", "b", "c"}},
+             {"numeric", {nullptr, nullptr, nullptr}}}}},
           {"metrics",
            {{{"name", "spawned"}, {"key", "/workers/spawned"}, {"seconds", false}},
             {{"name", "cpu"}, {"key", nullptr}, {"seconds", true}}}},
@@ -173,8 +182,8 @@ TEST_CASE("sweep file: a wrong file is refused naming the file, the JSON path an
 
   doc = two_param_sweep();
   doc["points"][2]["pools"][0]["series"]["busy"].push_back(1);
-  CHECK_THAT(error_of(doc), Catch::Contains("/points/2/pools/0/series/busy") &&
-                                Catch::Contains("one value per bucket of \"t\" (4)"));
+  CHECK_THAT(error_of(doc),
+             Catch::Contains("/points/2/pools/0/series/busy") && Catch::Contains("one value per bucket of \"t\" (4)"));
 
   doc = two_param_sweep();
   doc["points"][1]["choice"][1] = 3;
@@ -182,7 +191,8 @@ TEST_CASE("sweep file: a wrong file is refused naming the file, the JSON path an
 
   doc = two_param_sweep();
   doc["points"][0]["pools"][0]["metrics"]["spawned"] = "many";
-  CHECK_THAT(error_of(doc), Catch::Contains("/points/0/pools/0/metrics/spawned") && Catch::Contains("a number or null"));
+  CHECK_THAT(error_of(doc),
+             Catch::Contains("/points/0/pools/0/metrics/spawned") && Catch::Contains("a number or null"));
 
   doc = two_param_sweep();
   doc["points"][0]["pools"][0]["series"]["workers"][1] = -2;

@@ -40,7 +40,8 @@ SweepParam read_param(const json& j, const std::string& path) {
   const json& numeric = array(r, "numeric");
   if (numeric.size() != shown.size())
     r.fail("numeric", "one entry per value (" + std::to_string(shown.size()) + ")", &numeric);
-  for (std::size_t i = 0; i < numeric.size(); ++i) p.numeric.push_back(number_at(numeric, i, r.path_of("numeric"), true));
+  for (std::size_t i = 0; i < numeric.size(); ++i)
+    p.numeric.push_back(number_at(numeric, i, r.path_of("numeric"), true));
   r.done({"param", "pools", "values"});
   return p;
 }
@@ -54,7 +55,8 @@ SweepSeries read_series(const json& j, const std::string& path) {
   for (Counter c : kCounters) {
     const std::string_view key = counter_name(c);
     const json& values = array(r, key);
-    if (values.size() != t.size()) r.fail(key, "one value per bucket of \"t\" (" + std::to_string(t.size()) + ")", &values);
+    if (values.size() != t.size())
+      r.fail(key, "one value per bucket of \"t\" (" + std::to_string(t.size()) + ")", &values);
     auto& out = s.counters[static_cast<std::size_t>(c)];
     for (std::size_t i = 0; i < values.size(); ++i) {
       const double v = *number_at(values, i, r.path_of(key), false);
@@ -86,8 +88,8 @@ SweepPool read_pool(const json& j, const std::string& path, const std::vector<Sw
 SweepPoint read_point(const json& j, const std::string& path, const SweepFile& sweep) {
   ObjectReader r(j, path);
   SweepPoint p;
-  p.index = static_cast<std::size_t>(
-      r.integer("index", std::nullopt, 0, static_cast<std::int64_t>(sweep.points_total) - 1));
+  p.index =
+      static_cast<std::size_t>(r.integer("index", std::nullopt, 0, static_cast<std::int64_t>(sweep.points_total) - 1));
   const json& choice = array(r, "choice");
   if (choice.size() != sweep.params.size())
     r.fail("choice", "one index per param (" + std::to_string(sweep.params.size()) + ")", &choice);
@@ -140,7 +142,8 @@ SweepFile read_sweep(const json& doc, const std::string& file) {
     sc.done({"file"});
     s.mode = r.choice("mode", {"simulated", "real"});
     const json& params = array(r, "params", 1);
-    for (std::size_t k = 0; k < params.size(); ++k) s.params.push_back(read_param(params[k], "/params/" + std::to_string(k)));
+    for (std::size_t k = 0; k < params.size(); ++k)
+      s.params.push_back(read_param(params[k], "/params/" + std::to_string(k)));
     const json& metrics = array(r, "metrics", 1);
     for (std::size_t k = 0; k < metrics.size(); ++k) {
       ObjectReader m(metrics[k], "/metrics/" + std::to_string(k));

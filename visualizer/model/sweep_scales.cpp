@@ -38,7 +38,8 @@ std::size_t multiple_columns(std::size_t n, double width, double height, double 
   double best_miss = INFINITY;
   for (std::size_t cols = 1; cols <= n; ++cols) {
     const std::size_t rows = (n + cols - 1) / cols;
-    const double miss = std::fabs(std::log((width / static_cast<double>(cols)) / (height / static_cast<double>(rows)) / aspect));
+    const double miss =
+        std::fabs(std::log((width / static_cast<double>(cols)) / (height / static_cast<double>(rows)) / aspect));
     if (miss < best_miss - 1e-9) {
       best_miss = miss;
       best = cols;

@@ -38,7 +38,7 @@ struct MetricPoint {
   std::size_t point = 0;  // its position in SweepFile::points
 };
 struct MetricLine {
-  std::string label;  // the other params' values ("" with one param)
+  std::string label;                // the other params' values ("" with one param)
   std::vector<MetricPoint> points;  // by x
 };
 struct MetricPlot {
