@@ -35,20 +35,7 @@ if [[ -z $region ]]; then
 fi
 "$check" "$out/sweep.png" --designs ants --region "$region" || failed=1
 
-# expect_refused "WHAT THE MESSAGE MUST SAY" ARGS...
-expect_refused() {
-  local want=$1
-  shift
-  local err rc
-  err=$("$@" 2>&1 >/dev/null)
-  rc=$?
-  if [[ $rc -ne 2 || $err != *"$want"* ]]; then
-    echo "FAIL: exit $rc (2 wanted), said: $err (wanted: $want)"
-    failed=1
-  else
-    echo "ok: exit 2: $(head -1 <<<"$err")"
-  fi
-}
+source "$src/tests/gui_smoke/expect_refused.sh"
 
 echo "--- a sweep whose third point has one busy bucket too many"
 python3 - "$sweep" "$out/bad.sweep.json" <<'EOF'

@@ -180,7 +180,7 @@ bool App::headless_step() {
       // Which run is on screen (the badge), and a failing schedule's moment: the smoke test checks them.
       if (!sweep_)
         std::printf("poolscope-gui: on screen: %s\n",
-                  (live_ ? live_->mode() : RunMode::of_result(replay_->file().run)).badge().c_str());
+                    (live_ ? live_->mode() : RunMode::of_result(replay_->file().run)).badge().c_str());
       if (failing_)
         std::printf("poolscope-gui: schedule %d failed at %.6f s: %s\n", failing_->schedule,
                     static_cast<double>(failing_->at) / 1e9, failing_->problem.c_str());

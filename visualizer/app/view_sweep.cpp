@@ -7,21 +7,16 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "visualizer/app/draw.h"
 
 namespace poolscope::gui {
 
-namespace {
+using namespace sweep_ink;
 
-constexpr ImU32 kPlotBg = IM_COL32(28, 28, 33, 255);
-constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 14);
-constexpr ImU32 kLabel = IM_COL32(150, 150, 160, 255);
-constexpr ImU32 kText = IM_COL32(230, 230, 230, 255);
-constexpr ImU32 kCursor = IM_COL32(255, 255, 255, 120);
-constexpr ImU32 kSelected = IM_COL32(255, 214, 90, 255);  // amber: no pool's colour in these two parts
-constexpr ImU32 kFailed = IM_COL32(255, 115, 115, 255);
+namespace {
 
 // A combo over names; true when another was picked.
 bool pick(const char* label, std::size_t& chosen, const std::vector<std::string>& names, float width) {
@@ -47,13 +42,14 @@ plot::Rgba SweepView::pool_colour(const SweepFile& sweep, const Ui& ui) const {
 }
 
 std::string SweepView::describe(const SweepFile& sweep) const {
+  if (sweep.pools.empty()) return "no point measured anything";
   return std::to_string(drawn_.multiples) + " multiples of " + std::string(counter_name(counter_)) + " (" +
          pool(sweep) + "), " + std::to_string(drawn_.points) + " points of " + sweep.metrics[metric_].name +
          " against " + sweep.params[x_param_].spec;
 }
 
 bool SweepView::draw(const SweepFile& sweep, Ui& ui) {
-  pool_ = std::min(pool_, sweep.pools.size() - 1);
+  pool_ = std::min(pool_, sweep.pools.empty() ? 0 : sweep.pools.size() - 1);
   drawn_ = {};
   was_hovered_ = hovered_;
   hovered_.reset();
@@ -137,7 +133,7 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
   const bool over = ImGui::IsItemHovered();
   const bool clicked = ImGui::IsItemClicked();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  cursor_s_.reset();
+  std::optional<double> cursor_s;  // the time under the mouse in a cell, shown in every cell
   std::optional<std::size_t> under;
 
   struct Cell {
@@ -150,7 +146,7 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
     cells[i] = {{x, y + line + ui.px(2)}, {x + cell_w, y + cell_h}};
     if (over && mouse.x >= x && mouse.x < x + cell_w && mouse.y >= y && mouse.y < y + cell_h) {
       under = i;
-      cursor_s_ = std::clamp((mouse.x - x) / cell_w, 0.0f, 1.0f) * t_end;
+      cursor_s = std::clamp((mouse.x - x) / cell_w, 0.0f, 1.0f) * t_end;
     }
   }
   if (under) hovered_ = under;
@@ -205,10 +201,10 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
       dl->AddText({p0.x + ui.px(6), p0.y + ui.px(4)}, kFailed, "no series: the point measured nothing");
     }
     // The shared cursor: the same time in every cell, with the value there.
-    if (cursor_s_) {
-      const float x = x_of(*cursor_s_);
+    if (cursor_s) {
+      const float x = x_of(*cursor_s);
       dl->AddLine({x, p0.y}, {x, p1.y}, kCursor);
-      const std::optional<double> value = sp && sp->series ? value_at(*sp->series, counter_, *cursor_s_) : std::nullopt;
+      const std::optional<double> value = sp && sp->series ? value_at(*sp->series, counter_, *cursor_s) : std::nullopt;
       const std::string text = value ? format_metric({}, *value) : "-";
       const ImVec2 s = ImGui::CalcTextSize(text.c_str());
       const float tx = x + s.x + ui.px(8) < p1.x ? x + ui.px(4) : x - s.x - ui.px(4);
@@ -223,11 +219,11 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
       dl->AddRect({p0.x - 1, p0.y - 1}, {p1.x + 1, p1.y + 1}, kCursor, 0, 0, ui.px(1));
     ++drawn_.multiples;
   }
-  if (under && cursor_s_) {
+  if (under && cursor_s) {
     const SweepPoint& point = sweep.points[*under];
     const SweepPool* sp = point.pool(name);
     ImGui::BeginTooltip();
-    ImGui::Text("%s at %s", sweep.label(point).c_str(), plot::format_time(*cursor_s_ * 1e9).c_str());
+    ImGui::Text("%s at %s", sweep.label(point).c_str(), plot::format_time(*cursor_s * 1e9).c_str());
     if (sp && sp->series)
       ImGui::TextDisabled("%s: the peak of each %s; every cell on one scale, 0 to %s",
                           std::string(counter_name(counter_)).c_str(),

@@ -14,6 +14,18 @@
 
 namespace poolscope::gui {
 
+// The two parts' inks: the timeline's plot background, grid and labels, and
+// an amber for the selected point that is no pool's colour.
+namespace sweep_ink {
+inline constexpr ImU32 kPlotBg = IM_COL32(28, 28, 33, 255);
+inline constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 14);
+inline constexpr ImU32 kLabel = IM_COL32(150, 150, 160, 255);
+inline constexpr ImU32 kText = IM_COL32(230, 230, 230, 255);
+inline constexpr ImU32 kCursor = IM_COL32(255, 255, 255, 150);  // the shared cursor, a hovered point's ring
+inline constexpr ImU32 kSelected = IM_COL32(255, 214, 90, 255);
+inline constexpr ImU32 kFailed = IM_COL32(255, 115, 115, 255);
+}  // namespace sweep_ink
+
 class SweepView {
  public:
   // Draws `sweep` in the rest of the current window. Returns false when the
@@ -37,7 +49,6 @@ class SweepView {
 
   std::size_t pool_ = 0, metric_ = 0, x_param_ = 0;
   Counter counter_ = Counter::workers;
-  std::optional<double> cursor_s_;          // the shared cursor: the time under the mouse in a multiple
   std::optional<std::size_t> hovered_;      // the grid point under the mouse, in either part (this frame's)
   std::optional<std::size_t> was_hovered_;  // ... as of the last frame, for the part drawn first
   std::optional<std::size_t> selected_;     // the grid point clicked, outlined in both

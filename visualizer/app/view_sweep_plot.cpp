@@ -13,14 +13,9 @@
 
 namespace poolscope::gui {
 
-namespace {
+using namespace sweep_ink;
 
-constexpr ImU32 kPlotBg = IM_COL32(28, 28, 33, 255);
-constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 14);
-constexpr ImU32 kLabel = IM_COL32(150, 150, 160, 255);
-constexpr ImU32 kText = IM_COL32(230, 230, 230, 255);
-constexpr ImU32 kHover = IM_COL32(255, 255, 255, 200);
-constexpr ImU32 kSelected = IM_COL32(255, 214, 90, 255);
+namespace {
 
 // The x axis's ticks: a duration param's in time units, a number's at nice
 // steps, a choice's at each of its values.
@@ -111,7 +106,7 @@ void SweepView::metric_plot(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 si
       if (selected_ == p.point)
         dl->AddCircle(pts[i], ui.px(8), kSelected, 0, ui.px(2));
       else if (hovered_ == p.point)
-        dl->AddCircle(pts[i], ui.px(8), kHover, 0, ui.px(1.5f));
+        dl->AddCircle(pts[i], ui.px(8), kCursor, 0, ui.px(1.5f));
       if (total <= 40) {  // a handful of points: each says its value
         const std::string v = format_metric(metric, p.y);
         dl->AddText({pts[i].x - ImGui::CalcTextSize(v.c_str()).x / 2, pts[i].y - line - ui.px(4)}, kText, v.c_str());
