@@ -11,20 +11,7 @@ mkdir -p "$out"
 scenario="$src/tests/gui_smoke/two_pools.json"
 failed=0
 
-# expect_refused "WHAT THE MESSAGE MUST SAY" ARGS...
-expect_refused() {
-  local want=$1
-  shift
-  local err rc
-  err=$("$@" 2>&1 >/dev/null)
-  rc=$?
-  if [[ $rc -ne 2 || $err != *"$want"* ]]; then
-    echo "FAIL: ${*:2}: exit $rc (2 wanted), said: $err (wanted: $want)"
-    failed=1
-  else
-    echo "ok: ${*:2}: exit 2: $(head -1 <<<"$err")"
-  fi
-}
+source "$src/tests/gui_smoke/expect_refused.sh"
 
 shot=(--screenshot "$out/never.png" "$scenario")
 expect_refused "--size: expected WIDTHxHEIGHT" "$gui" --size -5x-5 "${shot[@]}"

@@ -3,7 +3,8 @@
 # every shipped scenario and test scenario, and results written by the runner:
 # one with events, one that skipped an optional pool, one that stalled, one
 # simulated, and the failing schedule `poolscope explore --out` writes; and
-# sweeps: a simulated one with two params, and one whose points stalled.
+# sweeps: a simulated one with two params, one whose points stalled, and the
+# shipped lesson sweeps (scenarios/library/sweeps/).
 set -euo pipefail
 runner=$1 source_dir=$2 work=$3
 validate="/usr/bin/python3 $source_dir/tests/tools/validate_json.py"
@@ -39,5 +40,6 @@ if [ "$rc" -ne 1 ]; then
   echo "schemas: the stalling sweep exited $rc, expected 1" >&2
   exit 1
 fi
-$validate "$source_dir/docs/schemas/sweep.schema.json" "$work/sweep.json" "$work/sweep-stalled.json"
+$validate "$source_dir/docs/schemas/sweep.schema.json" "$work/sweep.json" "$work/sweep-stalled.json" \
+  "$source_dir"/scenarios/library/sweeps/*.json
 echo "schemas: ok"

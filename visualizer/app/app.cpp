@@ -16,6 +16,7 @@
 #include "scenarios/engine/exports.h"
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/result_json.h"
+#include "scenarios/engine/sweep_json.h"
 
 namespace poolscope::gui {
 
@@ -59,13 +60,15 @@ std::unique_ptr<LiveSession> default_scenario() {
   return std::make_unique<LiveSession>(doc, "(built in)", std::filesystem::current_path());
 }
 
-// A result names its format in its top-level "format" key, wherever that is
-// in the file; anything else is taken for a scenario. Reads up to that key
-// (the runner writes it first), without building the document.
-bool is_result(const std::filesystem::path& file) {
+// A result or a sweep names its format in its top-level "format" key,
+// wherever that is in the file; anything else is taken for a scenario.
+// Reads up to that key (the runner writes a result's first), without
+// building the document. "" when there is none.
+std::string top_format(const std::filesystem::path& file) {
   struct Sax : json::json_sax_t {
     int depth = 0;
     bool format_next = false, found = false;
+    std::string format;
     bool stop(bool more) { return more && !found; }
     bool null() override { return scalar(); }
     bool boolean(bool) override { return scalar(); }
@@ -74,7 +77,10 @@ bool is_result(const std::filesystem::path& file) {
     bool number_float(number_float_t, const string_t&) override { return scalar(); }
     bool binary(binary_t&) override { return scalar(); }
     bool string(string_t& v) override {
-      if (format_next && v == scenario::kResultFormat) found = true;
+      if (format_next) {
+        format = v;
+        found = true;
+      }
       return scalar();
     }
     bool scalar() {
@@ -99,10 +105,12 @@ bool is_result(const std::filesystem::path& file) {
     bool parse_error(std::size_t, const std::string&, const json::exception&) override { return false; }
   } sax;
   std::ifstream in(file);
-  if (!in) return false;
+  if (!in) return "";
   json::sax_parse(in, &sax);
-  return sax.found;
+  return sax.format;
 }
+
+bool is_result(const std::filesystem::path& file) { return top_format(file) == scenario::kResultFormat; }
 
 // The run's metrics so far, for an export, holding the engine's metrics lock
 // only to copy: the pools and then the events, a slice at a time (the engine
@@ -158,14 +166,23 @@ App::App(const Options& options)
 
   if (!options.replay.empty())
     open(options.replay, Kind::result);  // --replay: a result, whatever the file is
-  else if (!options.scenario.empty())
-    open(scenario::resolve_scenario(options.scenario));
+  else if (const std::filesystem::path file =
+               options.scenario.empty() ? "" : scenario::resolve_scenario(options.scenario);
+           top_format(file) == scenario::sweep::kSweepFormat)
+    open_sweep(load_sweep(file));  // a bad sweep is bad input: exit 2, its field named
+  else if (!file.empty())
+    open(file);
+  if (sweep_ && (options.at || options.run_for || options.has_overrides()))
+    throw ConfigError("", "--at, --run-for, --sim and the simulation's options show a run, but " + sweep_->file +
+                              " is a sweep (its points have run): give it alone, or with --screenshot and --hover");
   if (!live_ && !replay_) {
-    const std::string why = ui_.status;  // empty when no file was given: the default scenario then
-    if (!why.empty() && (options.headless() || options.at || options.run_for))
-      throw ConfigError("", why);  // bad input: exit 2
+    // The default scenario, behind a sweep, or when no file was given (or a bad one).
+    const std::string said = ui_.status;
+    const bool failed = ui_.status_error;
+    if (failed && (options.headless() || options.at || options.run_for))
+      throw ConfigError("", said);  // bad input: exit 2
     open_scenario(default_scenario());
-    if (!why.empty()) ui_.say(why, true);
+    if (!said.empty()) ui_.say(said, failed);
   }
   // --at is a replay's, --run-for a scenario's: the other kind of file would ignore it.
   if (options.at && !replay_)
@@ -197,10 +214,12 @@ void App::open(const std::filesystem::path& file, Kind kind) {
                                 std::string(scenario::kResultFormat) +
                                 "\"): --replay replays a result written by `poolscope run SCENARIO --events --out "
                                 "FILE`; a scenario runs live with --scenario, or given alone");
+    if (kind == Kind::any && top_format(file) == scenario::sweep::kSweepFormat) return open_sweep(load_sweep(file));
     if (kind == Kind::result || (kind == Kind::any && is_result(file)))
       open_replay(std::make_unique<Replay>(scenario::load_result(file)));
     else
       open_scenario(LiveSession::load(file));
+    sweep_.reset();
   } catch (const std::exception& e) {
     ui_.say(e.what(), true);
   }
@@ -251,8 +270,16 @@ void App::open_replay(std::unique_ptr<Replay> replay) {
   }
 }
 
+void App::open_sweep(SweepFile sweep) {
+  sweep_ = std::make_unique<SweepFile>(std::move(sweep));
+  sweep_view_ = {};
+  ui_.say("sweep " + sweep_->file + ": " + std::to_string(sweep_->points.size()) + " points");
+}
+
 std::filesystem::path App::output_file(const char* suffix) const {
-  std::string n = live_ ? live_->document().value("name", "run") : replay_->file().scenario.value("name", "run");
+  std::string n = sweep_  ? sweep_->scenario + "-sweep"
+                  : live_ ? live_->document().value("name", "run")
+                          : replay_->file().scenario.value("name", "run");
   for (char& c : n)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
   return "poolscope-" + n + "-" + stamp() + suffix;
@@ -420,6 +447,13 @@ void App::build(const Frame& f) {
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleVar();
   menu_bar(cx);
+  if (sweep_) {  // a sweep takes the place of the toolbar and the timeline until it is closed
+    if (!sweep_view_.draw(*sweep_, ui_)) later_.push_back([this] { sweep_.reset(); });
+    ImGui::End();
+    overlays(cx);
+    if (auto chosen = dialog_.draw(ui_.scale)) later_.push_back([this, file = *chosen] { open(file); });
+    return;
+  }
   toolbar(cx);
 
   // The side panel | a splitter | the timeline.

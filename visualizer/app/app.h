@@ -14,6 +14,7 @@
 
 #include "visualizer/app/file_dialog.h"
 #include "visualizer/app/frame_times.h"
+#include "visualizer/app/view_sweep.h"
 #include "visualizer/app/views.h"
 #include "visualizer/app/window.h"
 #include "visualizer/model/failing_schedule.h"
@@ -87,12 +88,14 @@ class App {
   void headless_input();
   bool headless_step();
 
-  // A scenario runs live, a result replays; which is decided by the file's content.
+  // A scenario runs live, a result replays, a sweep is shown; which is decided by the file's content.
   // `kind` any: a result if its "format" says so (--replay: a result, or an error).
   enum class Kind { any, result };
   void open(const std::filesystem::path& file, Kind kind = Kind::any);
   void open_scenario(std::unique_ptr<LiveSession> session);
   void open_replay(std::unique_ptr<Replay> replay);
+  // A sweep is shown over the session, which stays behind it until it is closed.
+  void open_sweep(SweepFile sweep);
   void show_scenario();  // the view: the scenario's whole timeline, following the run
   void start_run();      // a new run of the scenario, shown from its start
   // Where exports go: poolscope-SCENARIO-DATE-TIME.suffix in the working directory.
@@ -106,6 +109,8 @@ class App {
   std::unique_ptr<LiveSession> live_;
   std::unique_ptr<Replay> replay_;
   std::optional<FailingSchedule> failing_;  // the replay is a failing schedule explore wrote
+  std::unique_ptr<SweepFile> sweep_;        // a sweep shown instead of the session, if one is open
+  SweepView sweep_view_;
   TimelineView timeline_;
   CompareView compare_;
   ExplainView explain_;

@@ -32,6 +32,23 @@ void toggle_run(LiveSession& live, const std::function<void()>& start) {
   }
 }
 
+// What a key does on the sweep view: the window's keys, not the run's.
+bool applies_to_a_sweep(Action a) {
+  switch (a) {
+    case Action::open:
+    case Action::screenshot:
+    case Action::presentation:
+    case Action::palette:
+    case Action::frame_times:
+    case Action::ui_bigger:
+    case Action::ui_smaller:
+    case Action::help:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 void App::shortcuts(Context& cx) {
@@ -43,6 +60,7 @@ void App::shortcuts(Context& cx) {
   for (int i = 0; i < kShortcutCount; ++i) {
     const Shortcut& s = kShortcuts[i];
     if (s.key == GLFW_KEY_UNKNOWN || s.ctrl != io.KeyCtrl || !ImGui::IsKeyPressed(s.key)) continue;
+    if (sweep_ && !applies_to_a_sweep(s.action)) continue;  // the run behind the sweep is not on screen
     const plot::TimeMap map = ui_.map();
     const double centre = (map.t0 + map.t1) / 2;
     switch (s.action) {
@@ -143,7 +161,8 @@ void App::shortcuts(Context& cx) {
 void App::menu_bar(Context& cx) {
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open a scenario or result...", "Ctrl+O")) dialog_.open(scenario::library_dir());
+    if (ImGui::MenuItem("Open a scenario, result or sweep...", "Ctrl+O")) dialog_.open(scenario::library_dir());
+    if (sweep_ && ImGui::MenuItem("Close the sweep")) later_.push_back([this] { sweep_.reset(); });
     if (ImGui::BeginMenu("Shipped scenarios")) {
       auto library = scenario::list_library();
       if (library.empty()) ImGui::TextDisabled("none in %s", scenario::library_dir().string().c_str());

@@ -108,7 +108,7 @@ bool App::headless_step() {
     case Phase::waiting: {
       // Until the run has gone on long enough (or ended); a replay is ready at once.
       bool ready = true;
-      if (live_) {
+      if (live_ && !sweep_) {  // (a sweep has run: the scenario behind it waits)
         // Headless runs start once the window has drawn its first frame (fonts, shaders).
         if (!live_->run()) start_run();
         scenario::Run* run = live_->run();
@@ -164,15 +164,23 @@ bool App::headless_step() {
       }
       [[fallthrough]];
     case Phase::shooting:
-      if (!options_.screenshot.empty()) {
+      if (sweep_) {
+        // What the sweep view drew and where its multiples are, in the picture's pixels (its smoke test checks them).
+        const SweepView::Drawn& d = sweep_view_.drawn();
+        const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+        std::printf("poolscope-gui: sweep %s: %s; multiples at %.0f,%.0f %.0f,%.0f px\n", sweep_->file.c_str(),
+                    sweep_view_.describe(*sweep_).c_str(), d.multiples_min.x * fb.x, d.multiples_min.y * fb.y,
+                    d.multiples_max.x * fb.x, d.multiples_max.y * fb.y);
+      } else if (!options_.screenshot.empty()) {
         // Where the counter plots are in the picture, in its pixels (the smoke test checks there).
         const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
         std::printf("poolscope-gui: %s: plots at %.0f,%.0f %.0f,%.0f px\n", options_.screenshot.c_str(),
                     ui_.time_x0 * fb.x, ui_.plots_y0 * fb.y, ui_.time_x1 * fb.x, ui_.plots_y1 * fb.y);
       }
       // Which run is on screen (the badge), and a failing schedule's moment: the smoke test checks them.
-      std::printf("poolscope-gui: on screen: %s\n",
-                  (live_ ? live_->mode() : RunMode::of_result(replay_->file().run)).badge().c_str());
+      if (!sweep_)
+        std::printf("poolscope-gui: on screen: %s\n",
+                    (live_ ? live_->mode() : RunMode::of_result(replay_->file().run)).badge().c_str());
       if (failing_)
         std::printf("poolscope-gui: schedule %d failed at %.6f s: %s\n", failing_->schedule,
                     static_cast<double>(failing_->at) / 1e9, failing_->problem.c_str());

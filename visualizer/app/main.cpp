@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
   gui::Options o;
   std::string file, run_for, at, size, view, hover, drag, palette = "standard";
   std::optional<float> ui_scale;
-  cli.add_option("FILE", file, "a scenario (runs live) or a result written with --events (replays)");
+  cli.add_option("FILE", file,
+                 "a scenario (runs live), a result written with --events (replays) or a sweep written with --json");
   cli.add_option("--scenario", o.scenario, "a scenario file, or a shipped scenario's name");
   cli.add_option("--replay", o.replay, "a result file written by `poolscope run ... --events`");
   // How the scenario runs, as the runner's options say it (docs/simulation.md).
