@@ -4,7 +4,7 @@
 # 10): never an abort inside GLFW, an X error or a bare "stod".
 #   flags.sh POOLSCOPE_GUI SOURCE_DIR OUT_DIR
 # The flag checks need no display; the file checks open a window, under
-# Xvfb, and are skipped (the script still passes) where xvfb-run is missing.
+# Xvfb, and are skipped (the script still passes) where Xvfb is missing.
 set -uo pipefail
 gui=$1 src=$2 out=$3
 mkdir -p "$out"
@@ -29,8 +29,10 @@ expect_refused "--timeout: expected a number of seconds above 0" "$gui" --timeou
 expect_refused "--lane-height: expected a height" "$gui" --lane-height -3 "${shot[@]}"
 expect_refused "excludes --" "$gui" --sim --real "${shot[@]}"
 
-if command -v xvfb-run >/dev/null; then
-  x=(xvfb-run -a -s "-screen 0 1024x768x24" "$gui" --size 800x600)
+if command -v Xvfb >/dev/null; then
+  source "$src/tests/gui_smoke/display.sh"
+  start_display 1024x768
+  x=("$gui" --size 800x600)
   # --replay means a result: a scenario given to it is refused, not run live.
   expect_refused "is not a result (its top-level \"format\" is not \"poolscope-result/1\"): --replay replays a result" "${x[@]}" --replay "$scenario" --screenshot "$out/never.png"
   expect_refused "--cpus 0: expected a whole number of CPUs" "${x[@]}" --cpus 0 "${shot[@]}"
@@ -50,6 +52,6 @@ if command -v xvfb-run >/dev/null; then
     failed=1
   fi
 else
-  echo "(the file checks are skipped: xvfb-run is not installed)"
+  echo "(the file checks are skipped: Xvfb is not installed)"
 fi
 exit $failed

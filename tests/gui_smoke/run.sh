@@ -8,17 +8,19 @@
 # paced to the screen: twice with one seed, the same events; and a failing
 # schedule from `poolscope explore`, opened at its failure.
 #   run.sh POOLSCOPE_GUI SCREENSHOT_CHECK SOURCE_DIR OUT_DIR POOLSCOPE
-# Exit 77 (CTest: skipped) when xvfb-run is not installed.
+# Exit 77 (CTest: skipped) when Xvfb is not installed.
 set -euo pipefail
 gui=$1 check=$2 src=$3 out=$4 runner=$5
 
-if ! command -v xvfb-run >/dev/null; then
-  echo "SKIPPED: xvfb-run is not installed (scripts/install-deps installs xvfb)"
+if ! command -v Xvfb >/dev/null; then
+  echo "SKIPPED: Xvfb is not installed (scripts/install-deps installs xvfb)"
   exit 77
 fi
 mkdir -p "$out"
 rm -f "$out"/*.png "$out"/*.json "$out"/*.log
-headless=(xvfb-run -a -s "-screen 0 1600x1000x24" "$gui" --size 1600x1000)
+source "$src/tests/gui_smoke/display.sh"
+start_display 1600x1000
+headless=("$gui" --size 1600x1000)
 
 # The plots' rectangle from the GUI's "plots at X0,Y0 X1,Y1 px" line, as the checker's --region.
 region() {

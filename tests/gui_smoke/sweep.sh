@@ -6,17 +6,19 @@
 # sweep file is refused naming the file, the JSON path and what was
 # expected, exit 2, as are options that only mean something for a run.
 #   sweep.sh POOLSCOPE_GUI SCREENSHOT_CHECK SOURCE_DIR OUT_DIR
-# Exit 77 (CTest: skipped) when xvfb-run is not installed.
+# Exit 77 (CTest: skipped) when Xvfb is not installed.
 set -euo pipefail
 gui=$1 check=$2 src=$3 out=$4
 
-if ! command -v xvfb-run >/dev/null; then
-  echo "SKIPPED: xvfb-run is not installed (scripts/install-deps installs xvfb)"
+if ! command -v Xvfb >/dev/null; then
+  echo "SKIPPED: Xvfb is not installed (scripts/install-deps installs xvfb)"
   exit 77
 fi
 mkdir -p "$out"
 rm -f "$out"/*.png "$out"/*.json "$out"/*.log
-headless=(xvfb-run -a -s "-screen 0 1600x1000x24" "$gui" --size 1600x1000)
+source "$src/tests/gui_smoke/display.sh"
+start_display 1600x1000
+headless=("$gui" --size 1600x1000)
 sweep=$src/scenarios/library/sweeps/periodic-bursts-expiry.json
 failed=0
 
@@ -49,4 +51,12 @@ expect_refused "$out/bad.sweep.json: /points/2/pools/0/series/busy: expected one
   "${headless[@]}" "$out/bad.sweep.json" --screenshot "$out/never.png"
 expect_refused "$out/bad.sweep.json: /points/2/pools/0/series/busy" "${headless[@]}" "$out/bad.sweep.json"
 expect_refused "is a sweep (its points have run)" "${headless[@]}" "$sweep" --at 1s --screenshot "$out/never.png"
+expect_refused "--counter: busiest not in {workers" "${headless[@]}" "$sweep" --counter busiest --screenshot "$out/never.png"
+
+echo "--- --counter spawned: the multiples count the workers started in each bucket"
+"${headless[@]}" "$sweep" --counter spawned --screenshot "$out/spawned.png" | tee "$out/spawned.log"
+if ! grep -qF "9 multiples of spawned (ants)" "$out/spawned.log"; then
+  echo "FAIL: --counter spawned did not choose the multiples' counter"
+  failed=1
+fi
 exit $failed
