@@ -211,9 +211,17 @@ json series_json(const metrics::PoolMetrics& pool, std::size_t points) {
     queued.push_back(peak.queued);
     blocked.push_back(peak.blocked);
   }
-  return {
-      {"bucket_s", seconds(width)}, {"t", t}, {"workers", workers}, {"busy", busy}, {"idle", idle}, {"queued", queued},
-      {"blocked", blocked}};
+  // Starts and reaps are counted, not peaked: a worker reaped and another
+  // started within one bucket leave its peak flat, and the churn shows here.
+  std::vector<std::uint64_t> spawned(t.size()), reaped(t.size());
+  const auto bucket = [&](std::int64_t at) { return std::min(t.size() - 1, static_cast<std::size_t>(at / width)); };
+  for (const metrics::WorkerLane& lane : pool.lanes()) {
+    if (lane.spawned >= 0) ++spawned[bucket(lane.spawned)];
+    if (lane.reaped >= 0) ++reaped[bucket(lane.reaped)];
+  }
+  return {{"bucket_s", seconds(width)}, {"t", t},           {"workers", workers}, {"busy", busy},
+          {"idle", idle},               {"queued", queued}, {"blocked", blocked}, {"spawned", spawned},
+          {"reaped", reaped}};
 }
 
 json event_json(const Event& e) {

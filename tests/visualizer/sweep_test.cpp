@@ -2,6 +2,9 @@
 // refused, naming the file, the path and what was expected, when it is
 // wrong), the axes its small multiples share, the value under the shared
 // cursor, and the metric-against-parameter plot's lines.
+#include <algorithm>
+#include <numeric>
+
 #include <catch2/catch.hpp>
 
 #include "scenarios/engine/scenario.h"
@@ -24,8 +27,8 @@ json series(std::vector<int> workers) {
     t.push_back(static_cast<double>(i));
     zeros.push_back(0);
   }
-  return {{"bucket_s", 1.0}, {"t", t},          {"workers", workers}, {"busy", zeros},
-          {"idle", zeros},   {"queued", zeros}, {"blocked", zeros}};
+  return {{"bucket_s", 1.0}, {"t", t},           {"workers", workers}, {"busy", zeros},  {"idle", zeros},
+          {"queued", zeros}, {"blocked", zeros}, {"spawned", zeros},   {"reaped", zeros}};
 }
 
 // Two params, size (8, 16) and a choice of queue (a, b, c), the last varying
@@ -104,8 +107,18 @@ TEST_CASE("sweep file: the shipped lesson sweep reads as nine points of ants' Ex
   CHECK(s.points[7].pools[0].metrics[0] == 40);
   for (const SweepPoint& p : s.points) {
     REQUIRE(p.pools[0].series);
-    CHECK(p.pools[0].series->t.size() > 100);
+    const SweepSeries& series = *p.pools[0].series;
+    CHECK(series.t.size() > 100);
+    // The spawned series counts every start once: it sums to the point's spawned metric.
+    const auto& spawned = series.counters[static_cast<std::size_t>(SweepCounter::spawned)];
+    CHECK(std::accumulate(spawned.begin(), spawned.end(), 0.0) == p.pools[0].metrics[0]);
   }
+  // At 5 s the workers' peak stays flat at 40 while 165 start: the churn shows only in `spawned`.
+  const SweepSeries& five = *s.points[6].pools[0].series;
+  const auto& workers = five.counters[static_cast<std::size_t>(SweepCounter::workers)];
+  CHECK(s.label(s.points[6]) == "ants.ExpiryDuration=5s");
+  CHECK(*std::min_element(workers.begin() + 1, workers.end() - 1) == 40);
+  CHECK(s.points[6].pools[0].metrics[0] == 165);
 }
 
 TEST_CASE("sweep file: a line per value of the second param, x the first's numbers, points in x order") {
@@ -145,17 +158,17 @@ TEST_CASE("sweep scales: every multiple shares the time axis and each counter's 
   const SweepFile s = read_sweep(doc, "two.json");
   CHECK(shared_time_end(s, "p") == 7);
   // The highest peak is 32 (size 16): the ceiling every multiple shares is above it, whichever point.
-  const double top = shared_ceiling(s, "p", Counter::workers);
+  const double top = shared_ceiling(s, "p", SweepCounter::workers);
   CHECK(top >= 32);
   CHECK(top < 40);
-  CHECK(shared_ceiling(s, "p", Counter::queued) == 1);  // all zero: a scale of 1, not of 0
+  CHECK(shared_ceiling(s, "p", SweepCounter::queued) == 1);  // all zero: a scale of 1, not of 0
 
   const SweepSeries& first = *s.points[0].pools[0].series;
-  CHECK(value_at(first, Counter::workers, 0.0) == 1);
-  CHECK(value_at(first, Counter::workers, 1.5) == 16);
-  CHECK(value_at(first, Counter::workers, 3.99) == 0);
-  CHECK_FALSE(value_at(first, Counter::workers, 4.0));  // past its end
-  CHECK_FALSE(value_at(first, Counter::workers, -0.1));
+  CHECK(value_at(first, SweepCounter::workers, 0.0) == 1);
+  CHECK(value_at(first, SweepCounter::workers, 1.5) == 16);
+  CHECK(value_at(first, SweepCounter::workers, 3.99) == 0);
+  CHECK_FALSE(value_at(first, SweepCounter::workers, 4.0));  // past its end
+  CHECK_FALSE(value_at(first, SweepCounter::workers, -0.1));
 }
 
 TEST_CASE("sweep scales: the multiples' columns bring each cell nearest the aspect asked") {

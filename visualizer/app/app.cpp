@@ -273,6 +273,9 @@ void App::open_replay(std::unique_ptr<Replay> replay) {
 void App::open_sweep(SweepFile sweep) {
   sweep_ = std::make_unique<SweepFile>(std::move(sweep));
   sweep_view_ = {};
+  for (std::size_t i = 0; i < kSweepCounterCount; ++i)
+    if (sweep_counter_name(static_cast<SweepCounter>(i)) == options_.sweep_counter)
+      sweep_view_.show_counter(static_cast<SweepCounter>(i));
   ui_.say("sweep " + sweep_->file + ": " + std::to_string(sweep_->points.size()) + " points");
 }
 

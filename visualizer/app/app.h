@@ -41,6 +41,7 @@ struct Options {
   bool presentation = false;
   bool colour_blind = false;
   std::string tab;                                // compare, pools or scenario
+  std::string sweep_counter;                      // a sweep's multiples: workers, ..., spawned, reaped
   std::optional<std::pair<double, double>> view;  // the time range shown (ns)
   std::optional<std::pair<float, float>> hover;   // pretend the mouse is there (screenshots of tooltips)
   // Headless: drag the mouse from the first point to the second (button 1

@@ -90,6 +90,11 @@ int main(int argc, char** argv) {
   cli.add_option("--palette", palette, "standard or colour-blind")->check(CLI::IsMember({"standard", "colour-blind"}));
   cli.add_option("--tab", o.tab, "side panel: compare, pools, scenario or findings")
       ->check(CLI::IsMember({"compare", "pools", "scenario", "findings"}));
+  std::vector<std::string> sweep_counters;
+  for (std::size_t i = 0; i < gui::kSweepCounterCount; ++i)
+    sweep_counters.emplace_back(gui::sweep_counter_name(static_cast<gui::SweepCounter>(i)));
+  cli.add_option("--counter", o.sweep_counter, "a sweep: the counter its small multiples show (default workers)")
+      ->check(CLI::IsMember(sweep_counters));
   cli.add_option("--view", view, "the time range shown, FROM:TO (e.g. 1s:2.5s)");
   cli.add_option("--hover", hover, "pretend the mouse is at X,Y (for screenshots of tooltips)");
   cli.add_option("--drag", drag, "headless: drag the mouse from X0,Y0 to X1,Y1 first (e.g. along the replay's ruler)");

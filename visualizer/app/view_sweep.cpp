@@ -43,7 +43,7 @@ plot::Rgba SweepView::pool_colour(const SweepFile& sweep, const Ui& ui) const {
 
 std::string SweepView::describe(const SweepFile& sweep) const {
   if (sweep.pools.empty()) return "no point measured anything";
-  return std::to_string(drawn_.multiples) + " multiples of " + std::string(counter_name(counter_)) + " (" +
+  return std::to_string(drawn_.multiples) + " multiples of " + std::string(sweep_counter_name(counter_)) + " (" +
          pool(sweep) + "), " + std::to_string(drawn_.points) + " points of " + sweep.metrics[metric_].name +
          " against " + sweep.params[x_param_].spec;
 }
@@ -89,10 +89,11 @@ bool SweepView::toolbar(const SweepFile& sweep, Ui& ui) {
   }
   ImGui::SameLine();
   std::vector<std::string> counters;
-  for (Counter c : kCounters) counters.emplace_back(counter_name(c));
+  for (std::size_t i = 0; i < kSweepCounterCount; ++i)
+    counters.emplace_back(sweep_counter_name(static_cast<SweepCounter>(i)));
   std::size_t c = static_cast<std::size_t>(counter_);
-  if (pick("counter", c, counters, ui.px(100))) counter_ = kCounters[c];
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(counter_help(counter_)).c_str());
+  if (pick("counter", c, counters, ui.px(100))) counter_ = static_cast<SweepCounter>(c);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(sweep_counter_help(counter_)).c_str());
   ImGui::SameLine();
   std::vector<std::string> metrics;
   for (const SweepMetric& m : sweep.metrics) metrics.push_back(m.name);
@@ -225,8 +226,9 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
     ImGui::BeginTooltip();
     ImGui::Text("%s at %s", sweep.label(point).c_str(), plot::format_time(*cursor_s * 1e9).c_str());
     if (sp && sp->series)
-      ImGui::TextDisabled("%s: the peak of each %s; every cell on one scale, 0 to %s",
-                          std::string(counter_name(counter_)).c_str(),
+      ImGui::TextDisabled("%s: the %s each %s; every cell on one scale, 0 to %s",
+                          std::string(sweep_counter_name(counter_)).c_str(),
+                          sweep_counter_is_count(counter_) ? "count in" : "peak of",
                           plot::format_short(sp->series->bucket_s * 1e9).c_str(), format_metric({}, ceiling).c_str());
     if (!point.problem.empty()) wrapped(point.problem, ui.px(460));
     ImGui::TextDisabled("click: select it here and on the plot below");

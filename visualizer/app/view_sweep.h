@@ -38,6 +38,7 @@ class SweepView {
     ImVec2 multiples_min, multiples_max;
   };
   const Drawn& drawn() const { return drawn_; }
+  void show_counter(SweepCounter c) { counter_ = c; }
   std::string describe(const SweepFile& sweep) const;  // "9 multiples of workers (ants), ..."
 
  private:
@@ -48,7 +49,7 @@ class SweepView {
   const std::string& pool(const SweepFile& sweep) const { return sweep.pools[pool_]; }
 
   std::size_t pool_ = 0, metric_ = 0, x_param_ = 0;
-  Counter counter_ = Counter::workers;
+  SweepCounter counter_ = SweepCounter::workers;
   std::optional<std::size_t> hovered_;      // the grid point under the mouse, in either part (this frame's)
   std::optional<std::size_t> was_hovered_;  // ... as of the last frame, for the part drawn first
   std::optional<std::size_t> selected_;     // the grid point clicked, outlined in both

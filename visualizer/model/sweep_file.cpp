@@ -8,6 +8,31 @@
 
 namespace poolscope::gui {
 
+std::string_view sweep_counter_name(SweepCounter c) {
+  switch (c) {
+    case SweepCounter::spawned:
+      return "spawned";
+    case SweepCounter::reaped:
+      return "reaped";
+    default:
+      return counter_name(static_cast<Counter>(c));
+  }
+}
+
+std::string_view sweep_counter_help(SweepCounter c) {
+  switch (c) {
+    case SweepCounter::spawned:
+      return "workers started in each bucket: a worker reaped and another started within one bucket leave the "
+             "workers' peak flat, and show here";
+    case SweepCounter::reaped:
+      return "workers reaped in each bucket, by any rule";
+    default:
+      return counter_help(static_cast<Counter>(c));
+  }
+}
+
+bool sweep_counter_is_count(SweepCounter c) { return c == SweepCounter::spawned || c == SweepCounter::reaped; }
+
 namespace {
 
 using scenario::ObjectReader;
@@ -52,8 +77,9 @@ SweepSeries read_series(const json& j, const std::string& path) {
   s.bucket_s = r.number("bucket_s", std::nullopt, 0, std::nullopt, true);
   const json& t = array(r, "t");
   for (std::size_t i = 0; i < t.size(); ++i) s.t.push_back(*number_at(t, i, r.path_of("t"), false));
-  for (Counter c : kCounters) {
-    const std::string_view key = counter_name(c);
+  for (std::size_t i = 0; i < kSweepCounterCount; ++i) {
+    const auto c = static_cast<SweepCounter>(i);
+    const std::string_view key = sweep_counter_name(c);
     const json& values = array(r, key);
     if (values.size() != t.size())
       r.fail(key, "one value per bucket of \"t\" (" + std::to_string(t.size()) + ")", &values);

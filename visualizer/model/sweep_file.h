@@ -30,11 +30,20 @@ struct SweepMetric {
   bool seconds = false;  // a duration in seconds
 };
 
-// A pool's counters in equal buckets from 0, each bucket's peak.
+// What a sweep's multiples can show: the pool's gauges (each bucket's peak),
+// then the workers started and reaped (each bucket's count), which show the
+// churn a flat peak hides.
+enum class SweepCounter { workers, busy, idle, queued, blocked, spawned, reaped };
+inline constexpr std::size_t kSweepCounterCount = 7;
+std::string_view sweep_counter_name(SweepCounter c);  // "workers", ..., "spawned", "reaped"
+std::string_view sweep_counter_help(SweepCounter c);  // one line for the chooser's tooltip
+bool sweep_counter_is_count(SweepCounter c);          // counted per bucket, not peaked
+
+// A pool's counters in equal buckets from 0.
 struct SweepSeries {
   double bucket_s = 0;
   std::vector<double> t;  // each bucket's start, s
-  std::array<std::vector<double>, kCounterCount> counters;
+  std::array<std::vector<double>, kSweepCounterCount> counters;  // by SweepCounter
   double end_s() const { return t.empty() ? 0 : t.back() + bucket_s; }
 };
 

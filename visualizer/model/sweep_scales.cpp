@@ -16,7 +16,7 @@ double shared_time_end(const SweepFile& sweep, std::string_view pool) {
   return end > 0 ? end : 1;
 }
 
-double shared_ceiling(const SweepFile& sweep, std::string_view pool, Counter c) {
+double shared_ceiling(const SweepFile& sweep, std::string_view pool, SweepCounter c) {
   double peak = 0;
   for (const SweepPoint& p : sweep.points)
     if (const SweepPool* sp = p.pool(pool); sp && sp->series)
@@ -24,7 +24,7 @@ double shared_ceiling(const SweepFile& sweep, std::string_view pool, Counter c) 
   return plot::nice_ceiling(peak);
 }
 
-std::optional<double> value_at(const SweepSeries& series, Counter c, double t_s) {
+std::optional<double> value_at(const SweepSeries& series, SweepCounter c, double t_s) {
   if (series.t.empty() || t_s < 0 || t_s >= series.end_s()) return std::nullopt;
   // The last bucket starting at or before t_s (buckets are equal, but read the starts as written).
   const auto after = std::upper_bound(series.t.begin(), series.t.end(), t_s);

@@ -17,9 +17,9 @@ namespace poolscope::gui {
 double shared_time_end(const SweepFile& sweep, std::string_view pool);
 // The top of the y-scale every multiple of `pool` shares for counter `c`: a
 // nice ceiling over every point's peak, so equal heights mean equal counts.
-double shared_ceiling(const SweepFile& sweep, std::string_view pool, Counter c);
+double shared_ceiling(const SweepFile& sweep, std::string_view pool, SweepCounter c);
 // The counter in the bucket holding `t_s`; none before 0 or past the series' end.
-std::optional<double> value_at(const SweepSeries& series, Counter c, double t_s);
+std::optional<double> value_at(const SweepSeries& series, SweepCounter c, double t_s);
 
 // Columns for `n` multiples in a `width` x `height` area: the count whose
 // cells come nearest `aspect` (width over height) while every one fits.
