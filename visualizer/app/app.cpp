@@ -23,8 +23,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Events a rebuild of the metrics as of a replay's cursor replays in one
-// frame, going back: about 5 ms on this project's machine.
+// Events added to the metrics as of a replay's cursor in one frame, after a
+// jump back (a rebuild from a snapshot) or far ahead: about 1 ms on this
+// project's machine, on top of copying the snapshot.
 constexpr std::size_t kRebuildEventsPerFrame = 25'000;
 
 // CPU time this thread has used, in ms: a frame's cost without the time the
@@ -308,9 +309,12 @@ void App::frame() {
   if (replay_) {
     replay_->advance(io.DeltaTime, ui_.replay_speed);
     // While the cursor is dragged back, rebuilding the metrics as of it waits.
-    // A frame's worth of a rebuild at a time (going back): the table
-    // catches up over a few frames instead of stalling one.
-    replay_->sync_at_cursor(!ui_.scrubbing, kRebuildEventsPerFrame);
+    // A frame's worth at a time after a jump: the table catches up over a
+    // few frames instead of stalling one. Playing adds what the speed asks
+    // (a budget would leave a fast replay's table behind for good).
+    const bool going_back = replay_->going_back() && !ui_.scrubbing;
+    replay_->sync_at_cursor(!ui_.scrubbing, replay_->playing() ? static_cast<std::size_t>(-1) : kRebuildEventsPerFrame);
+    ui_.rebuilding = going_back || replay_->behind();
     ui_.scrubbing = false;  // the ruler and the scrubber say again this frame
   }
   // A run that ends while the view follows it is shown whole.

@@ -142,6 +142,8 @@ class App {
   };
   int bench_stage_ = sweep;
   int benched_ = -1;  // frames of this stage measured so far, -1 when not benchmarking
+  int bench_jumps_ = 0;          // going back: jumps made
+  bool bench_refreshed_ = true;  // going back: the table caught up with the last jump
   int bench_stage_frames() const;
   std::pair<double, double> bench_view_;
   std::array<BenchSamples, stages> bench_;

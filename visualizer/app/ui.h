@@ -72,6 +72,10 @@ struct Ui {
   // it was: a headless picture must not show it up to a quarter second old
   // (2.5 s of scenario in a simulation at 10x).
   bool refresh_table = false;
+  // This frame rebuilt a replay's metrics (going back), or they are still
+  // catching up with the cursor: the table's refresh, the other costly thing
+  // a frame can do, waits for a frame that does neither.
+  bool rebuilding = false;
 
   // The scenario's phases, one after another from 0 (steady, burst, idle ...),
   // drawn as bands under the ruler and as boundaries through every item.
