@@ -149,6 +149,7 @@ App::App(const Options& options)
   if (options.lane_height > 0) ui_.lane_height = options.lane_height;
   ui_.show_help = options.show_help;
   ui_.lanes_by_exit = options.lane_order == "exit";
+  ui_.flows_in_view = options.flows;
   ui_.range = options.range;
   if (options.finding) ui_.finding_request = *options.finding - 1;
   ui_.show_frame_times = options.show_frame_times;

@@ -48,6 +48,7 @@ struct Options {
   float lane_height = 0;
   std::vector<std::string> hide_pools;  // left out of the plots
   bool log_plots = false;               // every plot on a log scale
+  bool flows = false;                   // every task's flow arrow in view (W)
   std::string lane_order = "spawn";     // or "exit"
   std::optional<std::pair<std::int64_t, std::int64_t>> range;  // a selected time range (ns)
   std::optional<std::size_t> finding;  // the finding to show, from 1, as a click in the Findings tab does

@@ -101,6 +101,9 @@ void App::shortcuts(Context& cx) {
       case Action::lanes_order:
         ui_.lanes_by_exit = !ui_.lanes_by_exit;
         break;
+      case Action::flows_in_view:
+        ui_.flows_in_view = !ui_.flows_in_view;
+        break;
       case Action::lanes_shorter:
         ui_.lane_height = std::max(2.0f, ui_.lane_height - 2);
         break;
@@ -181,6 +184,7 @@ void App::menu_bar(Context& cx) {
                       &ui_.plots_shown[static_cast<std::size_t>(c)]);
     ImGui::MenuItem("Lanes: only workers alive in view", "L", &ui_.lanes_alive_only);
     ImGui::MenuItem("Lanes: sorted by exit (else by spawn)", "O", &ui_.lanes_by_exit);
+    ImGui::MenuItem("Lanes: every task's flow in view (else hovered, clicked)", "W", &ui_.flows_in_view);
     ImGui::SetNextItemWidth(ui_.px(120));
     ImGui::SliderFloat("lane height", &ui_.lane_height, 2, 40, "%.0f px");
     ImGui::SetNextItemWidth(ui_.px(120));

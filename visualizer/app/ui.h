@@ -59,6 +59,11 @@ struct Ui {
     return !pools_hidden.count(p) && !plot_hidden[counter].count(p);
   }
   std::set<std::size_t> lanes_collapsed;  // pools whose lanes are folded away
+  // Flow arrows, from a task's submission to its start on a worker's lane:
+  // the hovered task's, the clicked one's (pool, task), and with
+  // flows_in_view every task's submitted in view, when few enough to read.
+  std::optional<std::pair<std::size_t, TaskId>> flow_selected;
+  bool flows_in_view = false;
   float scale = 1;                        // the UI scale: sizes in px are multiplied by it
   bool side_panel = true;                 // the table, the pools explained, the scenario
   float left_width = 480;                 // the side panel, px at scale 1
