@@ -177,6 +177,13 @@ App::App(const Options& options)
     throw ConfigError("", "--sim, --real, --cpus, --costs, --policy, --sim-seed and --time-scale change how a scenario "
                           "runs, but " + replay_->file().file + " is a result (replays as it ran)");
   if (options.has_overrides()) live_->apply(options.overrides);
+  if (!options.compare.empty()) {
+    if (!replay_)
+      throw ConfigError("", "--compare " + options.compare + ": run A must be a result to replay, but " +
+                                live_->file() + " is a scenario (runs live)");
+    compare_with(options.compare);
+    if (!runs_) throw ConfigError("", "--compare: " + ui_.status);  // bad input: exit 2
+  }
   if (options.run_for && replay_)
     throw ConfigError("", "--run-for runs a scenario, but " + replay_->file().file +
                               " is a result (replays): use --at to put the replay's cursor");
@@ -203,6 +210,19 @@ void App::open(const std::filesystem::path& file, Kind kind) {
       open_replay(std::make_unique<Replay>(scenario::load_result(file)));
     else
       open_scenario(LiveSession::load(file));
+  } catch (const std::exception& e) {
+    ui_.say(e.what(), true);
+  }
+}
+
+void App::compare_with(const std::filesystem::path& file) {
+  if (!replay_)
+    return ui_.say("comparing two runs needs a result replayed as run A: open one first (poolscope run SCENARIO "
+                   "--events --out a.json)",
+                   true);
+  try {
+    runs_ = compare_runs(replay_->file(), scenario::load_result(file));
+    ui_.say("comparing A " + runs_->a + " with B " + runs_->b);
   } catch (const std::exception& e) {
     ui_.say(e.what(), true);
   }
@@ -474,10 +494,16 @@ void App::build(const Frame& f) {
   ImGui::EndChild();
   ImGui::End();
   range_.draw(cx);
+  if (runs_) {
+    bool open = true;
+    runs_view_.draw(cx, *runs_, open);
+    if (!open) runs_.reset();
+  }
   overlays(cx);
   ui_.hovered_worker = ui_.hovering_worker;  // what this frame's views found under the mouse, for the next
   ui_.hovering_worker.reset();
-  if (auto chosen = dialog_.draw(ui_.scale)) later_.push_back([this, file = *chosen] { open(file); });
+  if (auto chosen = dialog_.draw(ui_.scale))
+    later_.push_back([this, file = *chosen, b = dialog_compares_] { b ? compare_with(file) : open(file); });
 }
 
 int App::run() {

@@ -111,6 +111,7 @@ void App::shortcuts(Context& cx) {
         ui_.lane_height = std::min(40.0f, ui_.lane_height + 2);
         break;
       case Action::open:
+        dialog_compares_ = false;
         dialog_.open(scenario::library_dir());
         break;
       case Action::screenshot:
@@ -146,7 +147,14 @@ void App::shortcuts(Context& cx) {
 void App::menu_bar(Context& cx) {
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open a scenario or result...", "Ctrl+O")) dialog_.open(scenario::library_dir());
+    if (ImGui::MenuItem("Open a scenario or result...", "Ctrl+O")) {
+      dialog_compares_ = false;
+      dialog_.open(scenario::library_dir());
+    }
+    if (ImGui::MenuItem("Compare with another result...", nullptr, false, replay_ != nullptr)) {
+      dialog_compares_ = true;  // run B: its summaries against the replayed run's
+      dialog_.open(std::filesystem::current_path());
+    }
     if (ImGui::BeginMenu("Shipped scenarios")) {
       auto library = scenario::list_library();
       if (library.empty()) ImGui::TextDisabled("none in %s", scenario::library_dir().string().c_str());

@@ -14,7 +14,6 @@ namespace poolscope::gui {
 namespace {
 
 enum class Format { count, rate, time, percent };
-enum class Better { none, lower, higher };
 
 // A missing value (not known at this moment): shown as "-".
 constexpr double kNone = -1;

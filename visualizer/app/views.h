@@ -10,6 +10,7 @@
 
 #include "visualizer/app/ui.h"
 #include "visualizer/model/range_stats.h"
+#include "visualizer/model/run_compare.h"
 #include "visualizer/plot/hit_test.h"
 #include "visualizer/plot/step_line.h"
 
@@ -92,6 +93,13 @@ class RangeView {
   std::pair<std::int64_t, std::int64_t> computed_for_{-1, -1};
   std::uint64_t version_ = ~0ULL;
   double computed_at_ = -1;
+};
+
+// Two runs' summaries, pool by pool, with the difference (view_runs.cpp).
+class RunsView {
+ public:
+  // `open` becomes false when the window is closed.
+  void draw(Context& cx, const RunComparison& runs, bool& open);
 };
 
 // The runner's summary metrics, side by side, refreshed a few times a second.
