@@ -12,14 +12,7 @@ using namespace poolscope::gui;
 namespace {
 
 Event event(EventKind kind, PoolId pool, TaskId task, std::int64_t t, WorkerId worker = 0, std::int64_t arg = 0) {
-  Event e;
-  e.kind = kind;
-  e.pool = pool;
-  e.task = task;
-  e.time = t;
-  e.worker = worker;
-  e.arg = arg;
-  return e;
+  return Event{.time = t, .task = task, .arg = arg, .worker = worker, .pool = pool, .kind = kind};
 }
 
 }  // namespace
