@@ -19,13 +19,15 @@ TaskFlow* TaskFlows::find(const Event& e) {
 void TaskFlows::sync(std::span<const Event> events) {
   for (; seen_ < events.size(); ++seen_) {
     const Event& e = events[seen_];
+    if (e.pool >= pools_.size()) pools_.resize(e.pool + 1u);
+    // A pool's times kept non-decreasing, as the metrics keep them (its
+    // threads stamp events a little before they are ordered), so an arrow
+    // ends exactly where the lane's slice begins, and a flow is found by
+    // submission time with a binary search.
+    PoolFlows& p = pools_[e.pool];
+    const std::int64_t t = p.last_time = std::max(e.time, p.last_time);
     switch (e.kind) {
       case EventKind::task_submitted: {
-        if (e.pool >= pools_.size()) pools_.resize(e.pool + 1u);
-        PoolFlows& p = pools_[e.pool];
-        // Submission times of one pool only rise (its events are in its own
-        // order); kept so, a flow is found by time with a binary search.
-        const std::int64_t t = p.flows.empty() ? e.time : std::max(e.time, p.flows.back().submitted);
         p.by_task[e.task] = static_cast<std::uint32_t>(p.flows.size());
         p.flows.push_back(TaskFlow{.task = e.task, .submitted = t});
         break;
@@ -39,7 +41,7 @@ void TaskFlows::sync(std::span<const Event> events) {
         break;
       case EventKind::task_started:
         if (TaskFlow* f = find(e); f && f->started < 0) {
-          f->started = e.time;
+          f->started = t;
           f->worker = e.worker;
         }
         break;

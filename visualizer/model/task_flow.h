@@ -43,6 +43,7 @@ class TaskFlows {
   struct PoolFlows {
     std::vector<TaskFlow> flows;
     std::unordered_map<TaskId, std::uint32_t> by_task;  // into flows
+    std::int64_t last_time = 0;                          // the pool's newest event time
   };
   TaskFlow* find(const Event& e);
   std::vector<PoolFlows> pools_;
