@@ -24,8 +24,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Events a rebuild of the metrics as of a replay's cursor replays in one
-// frame, going back: about 5 ms on this project's machine.
+// Events added to the metrics as of a replay's cursor in one frame, after a
+// jump back (a rebuild from a snapshot) or far ahead: about 1 ms on this
+// project's machine, on top of copying the snapshot.
 constexpr std::size_t kRebuildEventsPerFrame = 25'000;
 
 // CPU time this thread has used, in ms: a frame's cost without the time the
@@ -156,6 +157,7 @@ App::App(const Options& options)
   if (options.lane_height > 0) ui_.lane_height = options.lane_height;
   ui_.show_help = options.show_help;
   ui_.lanes_by_exit = options.lane_order == "exit";
+  ui_.flows_in_view = options.flows;
   ui_.range = options.range;
   if (options.finding) ui_.finding_request = *options.finding - 1;
   ui_.show_frame_times = options.show_frame_times;
@@ -192,6 +194,13 @@ App::App(const Options& options)
     throw ConfigError("", "--sim, --real, --cpus, --costs, --policy, --sim-seed and --time-scale change how a scenario "
                           "runs, but " + replay_->file().file + " is a result (replays as it ran)");
   if (options.has_overrides()) live_->apply(options.overrides);
+  if (!options.compare.empty()) {
+    if (!replay_)
+      throw ConfigError("", "--compare " + options.compare + ": run A must be a result to replay, but " +
+                                live_->file() + " is a scenario (runs live)");
+    compare_with(options.compare);
+    if (!runs_) throw ConfigError("", "--compare: " + ui_.status);  // bad input: exit 2
+  }
   if (options.run_for && replay_)
     throw ConfigError("", "--run-for runs a scenario, but " + replay_->file().file +
                               " is a result (replays): use --at to put the replay's cursor");
@@ -220,6 +229,19 @@ void App::open(const std::filesystem::path& file, Kind kind) {
     else
       open_scenario(LiveSession::load(file));
     sweep_.reset();
+  } catch (const std::exception& e) {
+    ui_.say(e.what(), true);
+  }
+}
+
+void App::compare_with(const std::filesystem::path& file) {
+  if (!replay_)
+    return ui_.say("comparing two runs needs a result replayed as run A: open one first (poolscope run SCENARIO "
+                   "--events --out a.json)",
+                   true);
+  try {
+    runs_ = compare_runs(replay_->file(), scenario::load_result(file));
+    ui_.say("comparing A " + runs_->a + " with B " + runs_->b);
   } catch (const std::exception& e) {
     ui_.say(e.what(), true);
   }
@@ -338,9 +360,12 @@ void App::frame() {
   if (replay_) {
     replay_->advance(io.DeltaTime, ui_.replay_speed);
     // While the cursor is dragged back, rebuilding the metrics as of it waits.
-    // A frame's worth of a rebuild at a time (going back): the table
-    // catches up over a few frames instead of stalling one.
-    replay_->sync_at_cursor(!ui_.scrubbing, kRebuildEventsPerFrame);
+    // A frame's worth at a time after a jump: the table catches up over a
+    // few frames instead of stalling one. Playing adds what the speed asks
+    // (a budget would leave a fast replay's table behind for good).
+    const bool going_back = replay_->going_back() && !ui_.scrubbing;
+    replay_->sync_at_cursor(!ui_.scrubbing, replay_->playing() ? static_cast<std::size_t>(-1) : kRebuildEventsPerFrame);
+    ui_.rebuilding = going_back || replay_->behind();
     ui_.scrubbing = false;  // the ruler and the scrubber say again this frame
   }
   // A run that ends while the view follows it is shown whole.
@@ -506,10 +531,16 @@ void App::build(const Frame& f) {
   ImGui::EndChild();
   ImGui::End();
   range_.draw(cx);
+  if (runs_) {
+    bool open = true;
+    runs_view_.draw(cx, *runs_, open);
+    if (!open) runs_.reset();
+  }
   overlays(cx);
   ui_.hovered_worker = ui_.hovering_worker;  // what this frame's views found under the mouse, for the next
   ui_.hovering_worker.reset();
-  if (auto chosen = dialog_.draw(ui_.scale)) later_.push_back([this, file = *chosen] { open(file); });
+  if (auto chosen = dialog_.draw(ui_.scale))
+    later_.push_back([this, file = *chosen, b = dialog_compares_] { b ? compare_with(file) : open(file); });
 }
 
 int App::run() {

@@ -50,6 +50,8 @@ struct Options {
   float lane_height = 0;
   std::vector<std::string> hide_pools;  // left out of the plots
   bool log_plots = false;               // every plot on a log scale
+  bool flows = false;                   // every task's flow arrow in view (W)
+  std::string compare;                  // a second result, compared with the one replayed
   std::string lane_order = "spawn";     // or "exit"
   std::optional<std::pair<std::int64_t, std::int64_t>> range;  // a selected time range (ns)
   std::optional<std::size_t> finding;  // the finding to show, from 1, as a click in the Findings tab does
@@ -102,6 +104,8 @@ class App {
   // Where exports go: poolscope-SCENARIO-DATE-TIME.suffix in the working directory.
   std::filesystem::path output_file(const char* suffix) const;
   void export_trace();
+  // Run B, beside the replay on screen (run A): its summaries against A's.
+  void compare_with(const std::filesystem::path& file);
   void save_result(const std::filesystem::path& file);
 
   Options options_;
@@ -118,7 +122,10 @@ class App {
   ScenarioView scenario_;
   RangeView range_;
   FindingsView findings_;
+  RunsView runs_view_;
+  std::optional<RunComparison> runs_;  // two runs compared, while the window is open
   FileDialog dialog_;
+  bool dialog_compares_ = false;  // the file chosen is run B, not a new run to open
   FrameTimes times_;
   std::vector<std::function<void()>> later_;
   std::vector<std::string> designs_;
@@ -148,6 +155,8 @@ class App {
   };
   int bench_stage_ = sweep;
   int benched_ = -1;  // frames of this stage measured so far, -1 when not benchmarking
+  int bench_jumps_ = 0;          // going back: jumps made
+  bool bench_refreshed_ = true;  // going back: the table caught up with the last jump
   int bench_stage_frames() const;
   std::pair<double, double> bench_view_;
   std::array<BenchSamples, stages> bench_;

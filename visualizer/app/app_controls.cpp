@@ -119,6 +119,9 @@ void App::shortcuts(Context& cx) {
       case Action::lanes_order:
         ui_.lanes_by_exit = !ui_.lanes_by_exit;
         break;
+      case Action::flows_in_view:
+        ui_.flows_in_view = !ui_.flows_in_view;
+        break;
       case Action::lanes_shorter:
         ui_.lane_height = std::max(2.0f, ui_.lane_height - 2);
         break;
@@ -126,6 +129,7 @@ void App::shortcuts(Context& cx) {
         ui_.lane_height = std::min(40.0f, ui_.lane_height + 2);
         break;
       case Action::open:
+        dialog_compares_ = false;
         dialog_.open(scenario::library_dir());
         break;
       case Action::screenshot:
@@ -161,7 +165,14 @@ void App::shortcuts(Context& cx) {
 void App::menu_bar(Context& cx) {
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open a scenario, result or sweep...", "Ctrl+O")) dialog_.open(scenario::library_dir());
+    if (ImGui::MenuItem("Open a scenario, result or sweep...", "Ctrl+O")) {
+      dialog_compares_ = false;
+      dialog_.open(scenario::library_dir());
+    }
+    if (ImGui::MenuItem("Compare with another result...", nullptr, false, replay_ != nullptr && !sweep_)) {
+      dialog_compares_ = true;  // run B: its summaries against the replayed run's
+      dialog_.open(std::filesystem::current_path());
+    }
     if (sweep_ && ImGui::MenuItem("Close the sweep")) later_.push_back([this] { sweep_.reset(); });
     if (ImGui::BeginMenu("Shipped scenarios")) {
       auto library = scenario::list_library();
@@ -200,6 +211,7 @@ void App::menu_bar(Context& cx) {
                       &ui_.plots_shown[static_cast<std::size_t>(c)]);
     ImGui::MenuItem("Lanes: only workers alive in view", "L", &ui_.lanes_alive_only);
     ImGui::MenuItem("Lanes: sorted by exit (else by spawn)", "O", &ui_.lanes_by_exit);
+    ImGui::MenuItem("Lanes: every task's flow in view (else hovered, clicked)", "W", &ui_.flows_in_view);
     ImGui::SetNextItemWidth(ui_.px(120));
     ImGui::SliderFloat("lane height", &ui_.lane_height, 2, 40, "%.0f px");
     ImGui::SetNextItemWidth(ui_.px(120));

@@ -18,7 +18,7 @@ int App::bench_stage_frames() const {
     case play:
       return options_.bench_frames;
     default:
-      return std::max(1, options_.bench_frames / 10);  // each a rebuild: fewer are enough
+      return std::max(1, options_.bench_frames / 4);  // a jump back every few frames: enough for 20 or more
   }
 }
 
@@ -43,9 +43,17 @@ void App::headless_input() {
       const double n = bench_stage_frames();
       if (bench_stage_ == play) {
         replay_->seek(static_cast<std::int64_t>(end * (benched_ + 1) / n));
-      } else {
-        replay_->seek(static_cast<std::int64_t>(end * (1 - (benched_ % 20 + 1) / 21.0)));
-        replay_->step(-1);
+      } else if (!replay_->behind() && !ui_.refresh_table) {
+        // A jump back once the last one's rebuild and the table's refresh
+        // (forced, as if a quarter second had passed) are done, so every
+        // frame a jump costs is measured.
+        if (bench_refreshed_) {
+          replay_->seek(static_cast<std::int64_t>(end * (1 - (bench_jumps_++ % 20 + 1) / 21.0)));
+          replay_->step(-1);
+        } else {
+          ui_.refresh_table = true;
+        }
+        bench_refreshed_ = !bench_refreshed_;
       }
     }
   } else if (phase_ == Phase::dragging && options_.drag) {
@@ -92,9 +100,10 @@ void App::print_bench() const {
   std::printf(
       "    the replay playing (the cursor through the whole run in %zu frames; the table refreshed\n"
       "    4 times a second): median %.2f ms, p99 %.2f ms, max %.2f ms (building: median %.2f ms, p99 %.2f ms)\n"
-      "    the replay going back (%zu frames, each rebuilding the metrics from the nearest of %zu snapshots):\n"
-      "      median %.2f ms, p99 %.2f ms, max %.2f ms\n",
-      p.frames, p.median, p.p99, p.max, pb.median, pb.p99, k.frames, replay_->snapshots(), k.median, k.p99, k.max);
+      "    the replay going back (%zu frames: %d jumps back, each rebuilding the metrics from the nearest of\n"
+      "    %zu snapshots, then the table refreshed): median %.2f ms, p99 %.2f ms, max %.2f ms\n",
+      p.frames, p.median, p.p99, p.max, pb.median, pb.p99, k.frames, bench_jumps_, replay_->snapshots(), k.median,
+      k.p99, k.max);
 }
 
 bool App::headless_step() {

@@ -106,6 +106,8 @@ int main(int argc, char** argv) {
   cli.add_option("--range", range, "select this time range, FROM:TO, and show its statistics (as Shift+drag does)");
   cli.add_option("--lane-order", o.lane_order, "worker lanes by spawn (default) or by exit")
       ->check(CLI::IsMember({"spawn", "exit"}));
+  cli.add_option("--compare", o.compare, "a second result, its summaries compared with the replayed one's (B - A)");
+  cli.add_flag("--flows", o.flows, "an arrow from every task's submission to its worker, zoomed in (as W does)");
   cli.add_flag("--log-plots", o.log_plots, "every counter plot on a log scale (click a plot's name for one)");
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");

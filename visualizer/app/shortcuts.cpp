@@ -20,6 +20,8 @@ const Shortcut kShortcuts[] = {
     {Action::frame_times, GLFW_KEY_T, false, "T", "frame-time overlay"},
     {Action::lanes_alive, GLFW_KEY_L, false, "L", "lanes: only workers alive in view, or every worker"},
     {Action::lanes_order, GLFW_KEY_O, false, "O", "lanes in spawn order, or by exit (a drain reads as a staircase)"},
+    {Action::flows_in_view, GLFW_KEY_W, false, "W",
+     "an arrow from every task's submission to its worker (zoomed in), or only the hovered and clicked one's"},
     {Action::lanes_shorter, GLFW_KEY_LEFT_BRACKET, false, "[", "shorter lanes (more workers on screen)"},
     {Action::lanes_taller, GLFW_KEY_RIGHT_BRACKET, false, "]", "taller lanes"},
     {Action::open, GLFW_KEY_O, true, "Ctrl+O", "open a scenario or a result to replay"},

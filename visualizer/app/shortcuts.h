@@ -20,6 +20,7 @@ enum class Action {
   frame_times,
   lanes_alive,
   lanes_order,
+  flows_in_view,
   lanes_shorter,
   lanes_taller,
   open,

@@ -59,6 +59,11 @@ struct Ui {
     return !pools_hidden.count(p) && !plot_hidden[counter].count(p);
   }
   std::set<std::size_t> lanes_collapsed;  // pools whose lanes are folded away
+  // Flow arrows, from a task's submission to its start on a worker's lane:
+  // the hovered task's, the clicked one's (pool, task), and with
+  // flows_in_view every task's submitted in view, when few enough to read.
+  std::optional<std::pair<std::size_t, TaskId>> flow_selected;
+  bool flows_in_view = false;
   float scale = 1;                        // the UI scale: sizes in px are multiplied by it
   bool side_panel = true;                 // the table, the pools explained, the scenario
   float left_width = 480;                 // the side panel, px at scale 1
@@ -72,6 +77,10 @@ struct Ui {
   // it was: a headless picture must not show it up to a quarter second old
   // (2.5 s of scenario in a simulation at 10x).
   bool refresh_table = false;
+  // This frame rebuilt a replay's metrics (going back), or they are still
+  // catching up with the cursor: the table's refresh, the other costly thing
+  // a frame can do, waits for a frame that does neither.
+  bool rebuilding = false;
 
   // The scenario's phases, one after another from 0 (steady, burst, idle ...),
   // drawn as bands under the ruler and as boundaries through every item.

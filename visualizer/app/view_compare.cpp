@@ -14,7 +14,6 @@ namespace poolscope::gui {
 namespace {
 
 enum class Format { count, rate, time, percent };
-enum class Better { none, lower, higher };
 
 // A missing value (not known at this moment): shown as "-".
 constexpr double kNone = -1;
@@ -120,14 +119,15 @@ void CompareView::draw(Context& cx) {
   // Percentiles copy and partially sort every latency so far (a million
   // events: tens of ms). While the numbers keep changing (a live run, a replay
   // playing or stepped), a few times a second is plenty; a change after a
-  // quiet moment shows at once, and the last one at most 0.25 s later.
+  // quiet moment shows at once, and the last one at most 0.25 s later; never
+  // in a frame that also rebuilds a replay's metrics.
   const double now = ImGui::GetTime();
   const std::uint64_t version = cx.frame.at_now.event_count();
   const std::int64_t end = cx.frame.workload_end;
   const bool after = end >= 0 && cx.frame.now >= end;
   const bool known_late = !cx.frame.lateness.empty();
   if (summaries_.size() != pools.size() || after != after_workload_ || known_late != lateness_known_ ||
-      (version != version_ && (now - computed_at_ > 0.25 || ui.refresh_table))) {
+      (version != version_ && !ui.rebuilding && (now - computed_at_ > 0.25 || ui.refresh_table))) {
     ui.refresh_table = false;
     summaries_.clear();
     for (std::size_t i = 0; i < pools.size(); ++i) {

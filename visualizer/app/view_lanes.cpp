@@ -39,7 +39,8 @@ void task_line(const metrics::TaskSlice& s, std::int64_t now) {
               s.threw ? ", threw" : "");
 }
 
-void lane_tooltip(const metrics::WorkerLane& lane, const Life& l, std::int64_t t, std::int64_t now, float wrap) {
+void lane_tooltip(const metrics::WorkerLane& lane, const Life& l, std::int64_t t, std::int64_t now, float wrap,
+                  const metrics::TaskSlice* slice, const TaskFlow* flow) {
   ImGui::BeginTooltip();
   ImGui::Text("worker %u: %zu tasks", lane.id, lane.slices.size());
   if (lane.spawned >= 0) {
@@ -55,8 +56,13 @@ void lane_tooltip(const metrics::WorkerLane& lane, const Life& l, std::int64_t t
     if (lane.exit_rule != kNoLabel) dim(describe_rule(lane.exit_rule), wrap);
   }
   ImGui::Separator();
-  if (auto i = plot::slice_at<metrics::TaskSlice>(lane.slices, now, t)) {
-    task_line(lane.slices[*i], now);
+  if (slice) {
+    task_line(*slice, now);
+    if (flow) {
+      ImGui::TextUnformatted(flow_line(*flow).c_str());
+      if (flow->handoff != kNoLabel) dim("handed over: " + describe_rule(flow->handoff), wrap);
+    }
+    ImGui::TextDisabled("click: keep its arrow (W: every task's)");
   } else if (t >= l.begin && t <= l.end) {
     ImGui::TextUnformatted(l.reaped >= 0 && t >= l.reaped ? "reaped, exiting" : "idle");
   }
@@ -174,10 +180,17 @@ void LanesView::draw(Context& cx, float y, float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float clip_top = ImGui::GetWindowPos().y, clip_bottom = clip_top + ImGui::GetWindowHeight();
   const ImVec2 mouse = io.MousePos;
+  clip_top_ = clip_top;
+  clip_bottom_ = clip_bottom;
+  header_y_.assign(pools.size(), 0);
+  row_y_.resize(pools.size());
+  std::optional<std::pair<std::size_t, TaskId>> hovered_task;
   float cy = origin.y;
   for (std::size_t p = 0; p < pools.size(); ++p) {
     const metrics::PoolMetrics& pool = pools[p];
     const Rows& rows = rows_[p];
+    header_y_[p] = cy + header_h * 0.5f;
+    row_y_[p].clear();
     // The pool's header: fold or unfold its rows.
     const bool folded = ui.lanes_collapsed.contains(p);
     if (cy + header_h >= clip_top && cy <= clip_bottom) {
@@ -248,6 +261,7 @@ void LanesView::draw(Context& cx, float y, float height) {
                          static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap);
         continue;
       }
+      row_y_[p].emplace_back(lane->id, (top + bottom) * 0.5f);
       if (row_h >= ImGui::GetTextLineHeight() * 0.8f) {
         char id[16];
         std::snprintf(id, sizeof id, "w%u", lane->id);
@@ -268,7 +282,11 @@ void LanesView::draw(Context& cx, float y, float height) {
                     IM_COL32(255, 255, 255, 220), 0, 0, ui.px(1.5f));
       if (row_hovered) {
         ui.hovering_worker = std::pair{p, lane->id};
-        lane_tooltip(*lane, l, static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap);
+        const auto i = plot::slice_at<metrics::TaskSlice>(lane->slices, now, static_cast<std::int64_t>(map.to_t(mouse.x)));
+        const metrics::TaskSlice* slice = i ? &lane->slices[*i] : nullptr;
+        if (slice) hovered_task = std::pair{p, slice->task};
+        lane_tooltip(*lane, l, static_cast<std::int64_t>(map.to_t(mouse.x)), now, wrap, slice,
+                     slice ? cx.frame.index.flows().find(p, slice->task) : nullptr);
       }
     }
   }
@@ -278,6 +296,12 @@ void LanesView::draw(Context& cx, float y, float height) {
   dl->PushClipRect({ui.time_x0, clip_top}, {ui.time_x1, clip_bottom}, true);
   time_lines(cx, dl, clip_top, clip_bottom);
   dl->PopClipRect();
+  draw_flows(cx, hovered_task);
+
+  // A click (not a drag) on a task keeps its arrow; elsewhere on the lanes, lets it go.
+  if (hovered && ImGui::IsMouseReleased(0) && io.MouseDragMaxDistanceSqr[0] < ui.px(4) * ui.px(4) &&
+      mouse.x >= ui.time_x0)
+    ui.flow_selected = hovered_task;
 
   // Drag to pan, double-click to show everything, Ctrl+wheel to zoom.
   if (hovered && ImGui::IsMouseClicked(0) && mouse.x >= ui.time_x0) dragging_ = true;

@@ -10,6 +10,7 @@
 
 #include "visualizer/app/ui.h"
 #include "visualizer/model/range_stats.h"
+#include "visualizer/model/run_compare.h"
 #include "visualizer/plot/hit_test.h"
 #include "visualizer/plot/step_line.h"
 
@@ -42,12 +43,21 @@ class MarkersView {
   std::vector<Label> mechanisms_;  // the run's reaping rules, one per code, for the legend
 };
 
-// One row per worker, per pool: alive (idle), running tasks, reaped.
+// A task's flow in words: "submitted at 1.2 s, waited 3 ms in the queue".
+std::string flow_line(const TaskFlow& f);
+
+// One row per worker, per pool: alive (idle), running tasks, reaped; flow
+// arrows from submissions to the tasks they became (view_flows.cpp).
 class LanesView {
  public:
   void draw(Context& cx, float y, float height);
 
  private:
+  // The hovered task's arrow, the clicked one's and (W) every one in view.
+  void draw_flows(Context& cx, std::optional<std::pair<std::size_t, TaskId>> hovered);
+  std::vector<float> header_y_;                                // per pool, this frame: its header's middle
+  std::vector<std::vector<std::pair<WorkerId, float>>> row_y_;  // per pool, this frame: rows on screen, middles
+  float clip_top_ = 0, clip_bottom_ = 0;
   struct Rows {
     std::vector<const metrics::WorkerLane*> lanes;  // the rows shown: the callers' first, then the workers'
     std::size_t callers = 0;                        // how many of them are caller lanes (PoolIndex::callers)
@@ -83,6 +93,13 @@ class RangeView {
   std::pair<std::int64_t, std::int64_t> computed_for_{-1, -1};
   std::uint64_t version_ = ~0ULL;
   double computed_at_ = -1;
+};
+
+// Two runs' summaries, pool by pool, with the difference (view_runs.cpp).
+class RunsView {
+ public:
+  // `open` becomes false when the window is closed.
+  void draw(Context& cx, const RunComparison& runs, bool& open);
 };
 
 // The runner's summary metrics, side by side, refreshed a few times a second.

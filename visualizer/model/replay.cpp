@@ -24,7 +24,11 @@ Replay::Replay(scenario::ResultFile file, std::size_t snapshot_every) : file_(st
     last = std::max(last, e.time);
     keys_.push_back(last);
   }
-  at_cursor_.set_pools(file_.pool_infos());
+  start_.set_pools(file_.pool_infos());
+  at_cursor_ = start_;
+  // The next rebuild's storage, sized for any moment of the run at once, so
+  // even the first jump back copies into memory already there.
+  building_ = metrics_;
   // The end of the workload: the phases, one after another (each pool's own
   // clock in a sequential schedule starts at 0 too).
   if (const json* phases = file_.scenario.is_object() && file_.scenario.contains("phases") ? &file_.scenario["phases"]
@@ -110,8 +114,10 @@ void Replay::add_at_cursor(std::size_t p) {
 bool Replay::sync_at_cursor(bool allow_rebuild, std::size_t budget) {
   if (position_ >= at_cursor_position_) {
     rebuilding_ = false;  // the cursor came forward again: an unfinished rebuild is not needed
-    add_at_cursor(position_);
-    return true;
+    // Forward too, a budget at a time: a click far ahead on the ruler is a
+    // million events' worth of adding.
+    add_at_cursor(position_ - at_cursor_position_ > budget ? at_cursor_position_ + budget : position_);
+    return at_cursor_position_ == position_;
   }
   if (!allow_rebuild) return false;
   // Going back: rebuild from the nearest snapshot at or before the cursor
@@ -120,9 +126,12 @@ bool Replay::sync_at_cursor(bool allow_rebuild, std::size_t budget) {
   if (!rebuilding_ || building_position_ > position_) {
     auto it = std::upper_bound(snapshots_.begin(), snapshots_.end(), position_,
                                [](std::size_t p, const auto& s) { return p < s.first; });
+    // Copy-assigned, not constructed: building_ holds the storage of the
+    // metrics a previous rebuild replaced, so the copy reuses its vectors'
+    // capacity and nodes instead of allocating (and page-faulting) tens of
+    // MB, which was most of the cost of going back.
     if (it == snapshots_.begin()) {
-      building_ = metrics::RunMetrics();
-      building_.set_pools(file_.pool_infos());
+      building_ = start_;
       building_position_ = 0;
     } else {
       building_ = std::prev(it)->second;
@@ -138,8 +147,7 @@ bool Replay::sync_at_cursor(bool allow_rebuild, std::size_t budget) {
   std::swap(at_cursor_, building_);
   at_cursor_position_ = building_position_;
   last_rebuild_events_ = position_ - rebuild_from_;
-  rebuilding_ = false;
-  building_ = metrics::RunMetrics();  // free the old metrics
+  rebuilding_ = false;  // building_ now holds the old metrics: the next rebuild's storage
   return true;
 }
 

@@ -51,12 +51,14 @@ class Replay {
   // rebuilding them from the nearest snapshot before the cursor;
   // `allow_rebuild` false defers that (while the user drags the cursor).
   // Returns whether they are current.
-  // `budget` bounds the events a rebuild replays in one call (the GUI gives
-  // a frame's worth): until it has caught up, it returns false and
-  // at_cursor() stays as it was.
+  // `budget` bounds the events one call adds (the GUI gives a frame's
+  // worth): until it has caught up, it returns false; going back,
+  // at_cursor() stays as it was meanwhile, going forward it is partway.
   bool sync_at_cursor(bool allow_rebuild = true, std::size_t budget = static_cast<std::size_t>(-1));
   // The metrics as of the cursor are behind it (a rebuild going on, or deferred).
   bool behind() const { return at_cursor_position_ != position_; }
+  // The cursor is before the metrics as of it: the next sync rebuilds.
+  bool going_back() const { return position_ < at_cursor_position_; }
   const metrics::RunMetrics& at_cursor() const { return at_cursor_; }
   // How many events the last rebuild (going back) replayed, and how many
   // snapshots are kept: for the tests.
@@ -92,8 +94,10 @@ class Replay {
   std::vector<std::pair<std::size_t, metrics::RunMetrics>> snapshots_;  // (position, the metrics as of it), sorted
   std::size_t last_rebuild_events_ = 0;
   // A rebuild going back, a budget at a time: the metrics from a snapshot at
-  // rebuild_from_, brought up to building_position_.
+  // rebuild_from_, brought up to building_position_. Between rebuilds it
+  // keeps the replaced metrics' storage for the next one to copy into.
   metrics::RunMetrics building_;
+  metrics::RunMetrics start_;  // no event yet, the pools named
   std::size_t building_position_ = 0, rebuild_from_ = 0;
   bool rebuilding_ = false;
   std::int64_t workload_end_ = -1;            // the scenario's phases, summed

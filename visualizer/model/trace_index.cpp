@@ -82,6 +82,7 @@ std::string_view marker_row_name(MarkerRow row) {
 
 void TraceIndex::reset() {
   pools_.clear();
+  flows_.reset();
   events_seen_ = 0;
   last_time_ = 0;
 }
@@ -119,6 +120,7 @@ void TraceIndex::sync(const metrics::RunMetrics& metrics, std::span<const Event>
     ix.events.push_back(static_cast<std::uint32_t>(events_seen_));
     if (e.worker == 0) add_caller_event(ix, e, t);
   }
+  flows_.sync(events);
 }
 
 void TraceIndex::add_caller_event(PoolIndex& ix, const Event& e, std::int64_t t) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "scenarios/engine/metrics.h"
+#include "visualizer/model/task_flow.h"
 #include "visualizer/plot/minmax_index.h"
 
 namespace poolscope::gui {
@@ -60,6 +61,7 @@ class TraceIndex {
   std::size_t pools() const { return pools_.size(); }
   const PoolIndex& pool(std::size_t i) const { return pools_[i]; }
   std::int64_t last_time() const { return last_time_; }  // the newest time in any pool
+  const TaskFlows& flows() const { return flows_; }        // each task's submission to its start
 
   // The event that made pool `p`'s series point `point` (the first of the
   // pool's events at that time carrying those counters), or nullptr.
@@ -70,6 +72,7 @@ class TraceIndex {
   static void add_caller_event(PoolIndex& ix, const Event& e, std::int64_t t);
 
   std::vector<PoolIndex> pools_;
+  TaskFlows flows_;
   std::size_t events_seen_ = 0;
   std::int64_t last_time_ = 0;
 };
