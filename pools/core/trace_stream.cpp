@@ -109,16 +109,16 @@ thread_local ThreadQueues t_queues;
 
 TraceStream::TraceStream(std::size_t capacity) : uid_(g_next_uid.fetch_add(1)) {
   trace_tick::calibrate();
-  // Blocks of up to 64 events (4 KB at most); small streams (tests) get
-  // smaller blocks, so that they still have a few.
+  // Blocks of up to 64 slots (2 KB); small streams (tests) get smaller
+  // blocks, so that they still have a few. At least 2: an event of two slots fits.
   std::size_t want = std::max<std::size_t>(capacity, 2);
-  block_events_ = std::clamp<std::size_t>(std::bit_floor(want / 128 == 0 ? 1 : want / 128), 2, 64);
-  std::size_t blocks = (want + block_events_ - 1) / block_events_;
+  block_slots_ = std::clamp<std::size_t>(std::bit_floor(want / 128 == 0 ? 1 : want / 128), 2, 64);
+  std::size_t blocks = (want + block_slots_ - 1) / block_slots_;
   if (blocks >= kNone) throw std::length_error("poolscope: trace stream capacity too large");
   block_count_ = static_cast<std::uint32_t>(blocks);
   // Not zeroed: a block's records are written before they are read, and the
   // pages of blocks never used are never touched.
-  records_ = std::make_unique_for_overwrite<Record[]>(std::size_t{block_count_} * block_events_);
+  slots_ = std::make_unique_for_overwrite<Slot[]>(std::size_t{block_count_} * block_slots_);
   links_ = std::make_unique<BlockLinks[]>(block_count_);
   for (std::uint32_t b = 0; b < block_count_; ++b)
     links_[b].free_next.store(b + 1 < block_count_ ? b + 1 : kNone, std::memory_order_relaxed);
@@ -186,22 +186,25 @@ TraceStream::Queue* TraceStream::attach() {
       return q;
   }
   auto* q = new Queue;
-  q->pos = static_cast<std::uint32_t>(block_events_);
+  q->pos = static_cast<std::uint32_t>(block_slots_);
   q->next = queues_.load(std::memory_order_relaxed);
   while (!queues_.compare_exchange_weak(q->next, q, std::memory_order_release, std::memory_order_relaxed)) {
   }
   return q;
 }
 
-// The queue's block is full (or it has none): take a free one and link it.
+// The queue's block is full, or too full for the next event (its last slot
+// is marked kPad), or it has none: take a free one and link it.
 bool TraceStream::next_block(Queue& q) {
   std::uint32_t b = pop_free();
   if (b == kNone) return false;
   links_[b].next.store(kNone, std::memory_order_relaxed);
-  if (q.block == kNone)
+  if (q.block == kNone) {
     q.first.store(b, std::memory_order_release);
-  else
+  } else {
+    if (q.pos < block_slots_) slot(q.block, q.pos)->form = kPad;  // published with the next event
     links_[q.block].next.store(b, std::memory_order_release);
+  }
   q.block = b;
   q.pos = 0;
   return true;
@@ -241,30 +244,32 @@ TraceStream::Anchor TraceStream::anchor_now() {
   return Anchor{k1 + (k2 - k1) / 2, s};
 }
 
-// Positions a head at its queue's next unread record. Blocks are read to
-// their end before the next is taken (the producer linked it before
-// publishing into it); a block read to its end goes back to the free list.
+// Positions a head at its queue's next unread record (there is one: h.left
+// > 0). Blocks are read to their end, or to a kPad, before the next is taken
+// (the producer linked it, and marked the pad, before publishing into it); a
+// block read to its end goes back to the free list.
 void TraceStream::start(Head& h) {
   Queue& q = *h.q;
   if (q.head == kNone) {
     q.head = q.first.load(std::memory_order_acquire);
     q.head_pos = 0;
-  } else if (q.head_pos == block_events_) {
+  } else if (q.head_pos == block_slots_ || slot(q.head, q.head_pos)->form == kPad) {
     std::uint32_t next = links_[q.head].next.load(std::memory_order_acquire);
     push_free(q.head);
     q.head = next;
     q.head_pos = 0;
   }
   h.cur = slot(q.head, q.head_pos);
-  h.stop = h.cur + std::min<std::uint64_t>(block_events_ - q.head_pos, h.left);
 }
 
 [[gnu::always_inline]] inline void TraceStream::advance(Head& h) {
   Queue& q = *h.q;
-  ++q.head_pos;
+  const std::uint32_t n = h.cur->form == kLong ? 2 : 1;
+  q.head_pos += n;
   ++q.consumed;
   --h.left;
-  if (++h.cur == h.stop && h.left > 0) start(h);
+  h.cur += n;
+  if (h.left > 0 && (q.head_pos == block_slots_ || h.cur->form == kPad)) start(h);
 }
 
 // A retired queue read to its end: its blocks go back, and it is free for
@@ -277,7 +282,7 @@ void TraceStream::recycle(Queue& q) {
   }
   recycled_recorded_ += q.count;
   q.block = kNone;
-  q.pos = static_cast<std::uint32_t>(block_events_);
+  q.pos = static_cast<std::uint32_t>(block_slots_);
   q.count = 0;
   q.published.store(0, std::memory_order_relaxed);
   q.last_tick.store(0, std::memory_order_relaxed);
@@ -288,27 +293,36 @@ void TraceStream::recycle(Queue& q) {
   q.state.store(Queue::free, std::memory_order_release);
 }
 
-// Fills `e` from `r`: the time (from the tick, for a real-time pool) and the
-// counters (the pool's running sums of the records' changes).
-[[gnu::always_inline]] inline void TraceStream::to_event(const Record& r, Event& e) {
+// Fills `e` from `r` (and the SlotExtra after it): the time (from the tick,
+// for a real-time pool) and the counters (the pool's running sums of the
+// records' changes).
+[[gnu::always_inline]] inline void TraceStream::to_event(const Slot& r, Event& e) {
   e.task = r.task;
-  e.arg = r.arg;
-  e.arg2 = r.arg2;
   e.worker = r.worker;
   e.pool = r.pool;
   e.kind = r.kind;
   e.rule = r.rule;
-  e.time = r.time;
+  if (r.form == kLong) {
+    SlotExtra x;
+    std::memcpy(&x, &r + 1, sizeof x);
+    e.time = x.time;
+    e.arg = x.arg;
+    e.arg2 = x.arg2;
+  } else {
+    e.time = 0;
+    e.arg = r.arg;
+    e.arg2 = 0;
+  }
   if (r.pool < conv_.size() && conv_[r.pool].from_tick) {
     const TickToTime& c = conv_[r.pool];
     e.time = c.offset + static_cast<std::int64_t>(static_cast<double>(static_cast<std::int64_t>(r.tick - anchor_.tick)) * c.mul);
   }
   if (r.pool >= gauges_.size()) gauges_.resize(std::size_t{r.pool} + 1);
   Gauges& g = gauges_[r.pool];
-  g.workers += r.d_workers;
-  g.busy += r.d_busy;
-  g.queued += r.d_queued;
-  g.blocked += r.d_blocked;
+  g.workers += (r.change & 3) - 1;
+  g.busy += (r.change >> 2 & 3) - 1;
+  g.queued += (r.change >> 4 & 3) - 1;
+  g.blocked += (r.change >> 6 & 3) - 1;
   auto clamp = [](std::int64_t v) { return v < 0 ? 0u : static_cast<std::uint32_t>(v); };
   e.counters = Counters{clamp(g.workers), clamp(g.busy), clamp(g.queued), clamp(g.blocked)};
 }
@@ -365,7 +379,7 @@ std::size_t TraceStream::drain(std::vector<Event>& out, std::size_t max) {
     if (q->state.load(std::memory_order_acquire) == Queue::free) continue;
     const std::uint64_t published = q->published.load(std::memory_order_acquire);
     if (published <= q->consumed) continue;
-    heads_.push_back(Head{q, nullptr, nullptr, published - q->consumed});
+    heads_.push_back(Head{q, nullptr, published - q->consumed});
     start(heads_.back());
   }
   out.reserve(out.size() + std::min<std::uint64_t>(max, [&] {

@@ -27,6 +27,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -102,11 +103,12 @@ class TraceStream {
   PoolId add_pool(std::string name, std::string design, TimeBase base = {});
   std::vector<PoolInfo> pools() const;
 
-  // What a producer writes: an Event's fields, without counters, plus the
-  // merge key and the change it makes to the pool's gauges.
+  // What a producer hands over: an Event's fields, without counters, plus the
+  // merge key and the change it makes to the pool's gauges (each -1, 0 or +1).
+  // It is not stored as it is: see Slot.
   struct Record {
     std::uint64_t tick;
-    std::int64_t time;
+    std::int64_t time;  // 0 for a pool whose time comes from the tick
     TaskId task;
     std::int64_t arg;
     std::int32_t arg2;
@@ -116,9 +118,8 @@ class TraceStream {
     EventKind kind;
     std::int8_t d_workers, d_busy, d_queued, d_blocked;
   };
-  static_assert(sizeof(Record) == 56, "a record is 7/8 of a cache line");
 
-  // Producer side, any thread: copies `r` into this thread's own queue and
+  // Producer side, any thread: writes `r` into this thread's own queue and
   // publishes it. Returns false if it was dropped (no free block).
   bool record(const Record& r);
   // For tests and raw producers: calls fill(Event&) on a fresh event and
@@ -145,8 +146,38 @@ class TraceStream {
   std::uint64_t recorded() const;
   std::uint64_t consumed() const;
   std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
-  std::size_t capacity() const { return block_count_ * block_events_; }
-  std::size_t block_events() const { return block_events_; }
+  // In slots: a common event takes one, an event with its own time (or a
+  // large arg, or an arg2) two (Slot).
+  std::size_t capacity() const { return block_count_ * block_slots_; }
+  std::size_t block_slots() const { return block_slots_; }
+
+  // How a Record is stored: 32 bytes, half a cache line, for the events of a
+  // task on a pool whose time comes from the tick; an event that carries
+  // its own time (a pool on a ManualClock, a virtual or an adjustable
+  // clock), an arg beyond 32 bits or an arg2 is followed by a SlotExtra in
+  // the same block. The last slot of a block too short for an event of two
+  // is marked kPad, and the event goes to the next block.
+  struct Slot {
+    std::uint64_t tick;
+    TaskId task;
+    WorkerId worker;
+    std::int32_t arg;  // when `form` is kShort; else in the SlotExtra
+    PoolId pool;
+    Label rule;
+    EventKind kind;
+    std::uint8_t change;  // the gauges' changes: workers, busy, queued, blocked, 2 bits each (+1 biased)
+    std::uint8_t form;    // kShort, kLong (a SlotExtra follows) or kPad
+    std::uint8_t unused;
+  };
+  struct SlotExtra {
+    std::int64_t time;
+    std::int64_t arg;
+    std::int32_t arg2;
+    std::uint32_t unused0;
+    std::uint64_t unused1;
+  };
+  static_assert(sizeof(Slot) == 32 && sizeof(SlotExtra) == 32, "a slot is half a cache line");
+  enum Form : std::uint8_t { kShort, kLong, kPad };
 
   static constexpr std::uint32_t kNone = 0xFFFFFFFF;
 
@@ -157,7 +188,7 @@ class TraceStream {
     enum State : int { owned, retired, free };
     // The producer's (the owning thread's).
     alignas(64) std::uint32_t block = kNone;  // being filled
-    std::uint32_t pos = 0;                    // next slot in it (block_events_: full, take another)
+    std::uint32_t pos = 0;                    // next slot in it (block_slots_: full, take another)
     std::uint64_t count = 0;                  // events published
     std::atomic<std::uint64_t> published{0};  // = count, for the consumer
     std::atomic<std::uint64_t> last_tick{0};  // of the last event published
@@ -184,20 +215,19 @@ class TraceStream {
 
   Queue* queue_for_this_thread();
   Queue* attach();
+  Queue* this_thread_queue();
   bool next_block(Queue& q);
   void recycle(Queue& q);
-  void to_event(const Record& r, Event& e);
+  void to_event(const Slot& r, Event& e);
   std::uint32_t pop_free();
   void push_free(std::uint32_t block);
-  Record* slot(std::uint32_t block, std::uint32_t pos) {
-    return &records_[std::size_t{block} * block_events_ + pos];
-  }
+  Slot* slot(std::uint32_t block, std::uint32_t pos) { return &slots_[std::size_t{block} * block_slots_ + pos]; }
   friend struct ThreadQueues;
 
   const std::uint64_t uid_;  // never reused: a thread's cached queue names its stream by it
-  std::size_t block_events_;
+  std::size_t block_slots_;
   std::uint32_t block_count_;
-  std::unique_ptr<Record[]> records_;
+  std::unique_ptr<Slot[]> slots_;
   std::unique_ptr<BlockLinks[]> links_;
   alignas(64) std::atomic<std::uint64_t> free_head_;  // (tag << 32) | block: ABA-safe stack
   alignas(64) std::atomic<std::uint64_t> dropped_{0};
@@ -221,12 +251,11 @@ class TraceStream {
     double mul = 0;
   };
   std::vector<TickToTime> conv_;
-  // A queue being merged: its next record, the end of that record's run in
-  // the current block, and how many published records are left to read.
+  // A queue being merged: its next record, and how many published records
+  // are left to read.
   struct Head {
     Queue* q;
-    const Record* cur;
-    const Record* stop;
+    const Slot* cur;
     std::uint64_t left;
   };
   void start(Head& h);
@@ -247,14 +276,30 @@ struct TraceQueueCache {
 };
 inline thread_local TraceQueueCache trace_queue_cache;
 
+inline TraceStream::Queue* TraceStream::this_thread_queue() {
+  const TraceQueueCache& c = trace_queue_cache;
+  return c.uid == uid_ ? c.queue : queue_for_this_thread();
+}
+
 inline bool TraceStream::record(const Record& r) {
-  TraceQueueCache& c = trace_queue_cache;
-  Queue* q = c.uid == uid_ ? c.queue : queue_for_this_thread();
-  if (q == nullptr || (q->pos == block_events_ && !next_block(*q))) {
+  // Each change is -1, 0 or +1: biased by one, it fits in 2 bits.
+  const auto change = static_cast<std::uint8_t>((r.d_workers + 1) | (r.d_busy + 1) << 2 | (r.d_queued + 1) << 4 |
+                                                (r.d_blocked + 1) << 6);
+  const bool fits = r.time == 0 && r.arg2 == 0 && r.arg == static_cast<std::int32_t>(r.arg);
+  const std::uint32_t slots = fits ? 1 : 2;
+  Queue* q = this_thread_queue();
+  if (q == nullptr || (q->pos + slots > block_slots_ && !next_block(*q))) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  *slot(q->block, q->pos++) = r;
+  Slot* at = slot(q->block, q->pos);
+  *at = Slot{r.tick, r.task, r.worker, fits ? static_cast<std::int32_t>(r.arg) : 0, r.pool, r.rule, r.kind, change,
+             fits ? kShort : kLong, 0};
+  if (!fits) {
+    const SlotExtra extra{r.time, r.arg, r.arg2, 0, 0};
+    std::memcpy(at + 1, &extra, sizeof extra);
+  }
+  q->pos += slots;
   q->last_tick.store(r.tick, std::memory_order_relaxed);
   q->published.store(++q->count, std::memory_order_release);
   return true;

@@ -70,6 +70,57 @@ TEST_CASE("trace stream: many producers, one consumer, nothing lost and each pro
   }
 }
 
+TEST_CASE("trace stream: events of one slot and of two share the blocks and come out whole") {
+  // An event with its own time, an arg beyond 32 bits or an arg2 takes two
+  // slots; one that finds a single slot left in its block pads it and takes
+  // the next. Blocks of 2 slots here, so every other event crosses a block.
+  TraceStream stream(1 << 8);
+  REQUIRE(stream.block_slots() == 2);
+  constexpr int kThreads = 3, kEach = 5000;
+  auto expected = [](int t, int i) {
+    Event e;
+    e.worker = static_cast<WorkerId>(t);
+    e.task = static_cast<TaskId>(i) << 33 | 5;  // beyond 32 bits: TaskId is carried whole
+    e.pool = static_cast<PoolId>(t);
+    e.rule = static_cast<Label>(i & 0xFF);
+    e.kind = static_cast<EventKind>(i % kEventKindCount);
+    switch (i % 4) {
+      case 0: e.arg = i; break;                                   // short
+      case 1: e.time = 1000 + i; e.arg = -i; break;               // long: its own time
+      case 2: e.arg = (std::int64_t{i} << 32) + 7; break;         // long: arg beyond 32 bits
+      case 3: e.arg = -1; e.arg2 = i; break;                      // long: arg2
+    }
+    return e;
+  };
+  std::atomic<bool> stop{false};
+  std::vector<Event> got;
+  Thread consumer("consumer", [&] {
+    while (!stop.load() || stream.drain(got, 7) > 0) stream.drain(got, 7);
+  });
+  std::vector<Thread> producers;
+  std::atomic<std::uint64_t> kept{0};
+  for (int t = 0; t < kThreads; ++t)
+    producers.emplace_back("producer", [&, t] {
+      for (int i = 0; i < kEach; ++i) kept += stream.record([&](Event& e) { e = expected(t, i); });
+    });
+  for (auto& p : producers) p.join();
+  stop = true;
+  consumer.join();
+  REQUIRE(got.size() == kept.load());
+  CHECK(kept.load() + stream.dropped() == std::uint64_t{kThreads} * kEach);
+  std::map<WorkerId, int> next;  // per producer, the index its next event may have (drops skip some)
+  int wrong = 0;
+  for (const Event& e : got) {
+    const int i = static_cast<int>(e.task >> 33);
+    int& from = next[e.worker];
+    const Event want = expected(static_cast<int>(e.worker), i);
+    wrong += i < from || e.time != want.time || e.arg != want.arg || e.arg2 != want.arg2 || e.pool != want.pool ||
+             e.rule != want.rule || e.kind != want.kind || e.task != want.task;
+    from = i + 1;
+  }
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("trace stream: an event caused by another thread's event comes after it") {
   // Two threads pass a token back and forth; each records an event just
   // after receiving it. Merged by time stamp, the events must alternate.
@@ -106,7 +157,7 @@ TEST_CASE("trace stream: threads that come and go leave their queues to the next
   // Each live recording thread holds a block; a small stream can serve many
   // more threads over time than it has blocks, if they exit and are drained.
   TraceStream stream(64);
-  const std::size_t blocks = stream.capacity() / stream.block_events();
+  const std::size_t blocks = stream.capacity() / stream.block_slots();
   std::vector<Event> got;
   std::uint64_t sent = 0;
   for (std::size_t round = 0; round < 4 * blocks; ++round) {
