@@ -248,6 +248,7 @@ void App::compare_with(const std::filesystem::path& file) {
 }
 
 void App::open_scenario(std::unique_ptr<LiveSession> session) {
+  runs_.reset();  // its run A is gone
   replay_.reset();
   failing_.reset();
   ui_.failure.reset();
@@ -274,6 +275,7 @@ void App::start_run() {
 }
 
 void App::open_replay(std::unique_ptr<Replay> replay) {
+  runs_.reset();  // compared with the run replayed before
   live_.reset();
   replay_ = std::move(replay);
   ui_.axis.set_follow(false);
@@ -463,7 +465,7 @@ void App::build(const Frame& f) {
         ui_.phases.push_back(std::move(band));
       }
   }
-  Context cx{ui_, f, live_.get(), replay_.get(), later_};
+  Context cx{ui_, f, live_.get(), replay_.get(), later_, runs_ ? &*runs_ : nullptr};
   findings_.update(cx);
   shortcuts(cx);
   const ImGuiViewport* vp = ImGui::GetMainViewport();

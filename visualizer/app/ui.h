@@ -18,6 +18,7 @@
 #include "visualizer/model/frame.h"
 #include "visualizer/model/live.h"
 #include "visualizer/model/replay.h"
+#include "visualizer/model/run_compare.h"
 #include "visualizer/plot/axis.h"
 #include "visualizer/plot/palette.h"
 
@@ -43,7 +44,8 @@ struct Ui {
   std::array<std::set<std::size_t>, kCounterCount> plot_hidden;
   // Pools left out of every plot (click a pool's name; Ctrl+click: only it).
   std::set<std::size_t> pools_hidden;
-  bool fold_empty_plots = true;  // a plot at 0 for every pool the whole run is one line
+  bool fold_empty_plots = true;
+  bool overlay_b = true;         // with two runs compared: B's counters dashed over A's plots  // a plot at 0 for every pool the whole run is one line
   // A time range selected with Shift+drag on the plots (ns), its statistics
   // per pool in a window of their own; the drag's anchor while it goes on.
   std::optional<std::pair<std::int64_t, std::int64_t>> range;
@@ -134,6 +136,7 @@ struct Context {
   LiveSession* live;  // exactly one of live and replay is set
   Replay* replay;
   std::vector<std::function<void()>>& later;  // run after the frame
+  const RunComparison* compared = nullptr;     // run B beside the replayed A, while compared
 
   // The newest time worth showing: the data's end, or the scenario's when nothing ran yet.
   double data_end() const;

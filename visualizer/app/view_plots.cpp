@@ -1,7 +1,8 @@
 // Counter plots: one per counter (workers, busy, idle, queued, blocked), each
 // pool a step line in its colour, decimated to the pixels it covers. Hovering
 // shows every pool's value at that time, and the change nearest the mouse
-// with the event behind it and the rule that caused it.
+// with the event behind it and the rule that caused it. With two runs
+// compared, run B's counters (its file's buckets) are dashed over A's.
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +12,7 @@
 #include "visualizer/model/describe.h"
 #include "visualizer/model/live.h"
 #include "visualizer/model/replay.h"
+#include "visualizer/model/sweep_scales.h"
 
 namespace poolscope::gui {
 
@@ -65,6 +67,55 @@ std::vector<Reference> references(const Context& cx) {
   return {};
 }
 
+// Run B's pool, as a step line over its buckets from t0_s to t1_s (s): one
+// point pair per run of equal values, so a flat stretch is one dash pattern.
+void b_step_line(const SweepSeries& s, SweepCounter c, const plot::TimeMap& map, const plot::ValueMap& vm,
+                 double t0_s, double t1_s, std::vector<ImVec2>& out) {
+  out.clear();
+  const auto& values = s.counters[static_cast<std::size_t>(c)];
+  for (std::size_t i = 0; i < s.t.size() && s.t[i] < t1_s; ++i) {
+    const double end = std::min(s.t[i] + s.bucket_s, t1_s);
+    if (end <= t0_s) continue;
+    const auto x0 = static_cast<float>(map.to_x(s.t[i] * 1e9)), x1 = static_cast<float>(map.to_x(end * 1e9));
+    const auto y = static_cast<float>(vm.to_y(values[i]));
+    if (!out.empty() && out.back().y == y) {
+      out.back().x = x1;
+      continue;
+    }
+    out.push_back({x0, y});
+    out.push_back({x1, y});
+  }
+}
+
+// Which line is which run, at the plot's top right: a solid and a dashed sample, each run named.
+// Where the runs' whole names take more than half the plot's width, their file names alone.
+void overlay_legend(const Ui& ui, ImDrawList* dl, const RunComparison& runs, ImVec2 top_right, float plot_width) {
+  const float sample = ui.px(22), gap = ui.px(6), pad = ui.px(4);
+  std::string a = "A: " + runs.a, b = "B: " + runs.b;
+  const auto width_of = [&] {
+    return 2 * (sample + gap) + ImGui::CalcTextSize(a.c_str()).x + ImGui::CalcTextSize(b.c_str()).x + ui.px(16);
+  };
+  if (width_of() > plot_width * 0.5f) {
+    a = a.substr(0, a.find(':', 3));
+    b = b.substr(0, b.find(':', 3));
+  }
+  const float width = width_of();
+  const float h = ImGui::GetTextLineHeight();
+  ImVec2 at{top_right.x - width - pad, top_right.y + pad};
+  dl->AddRectFilled({at.x - pad, at.y - ui.px(2)}, {top_right.x - ui.px(2), at.y + h + ui.px(2)},
+                    IM_COL32(20, 20, 24, 210), ui.px(3));
+  const ImU32 grey = IM_COL32(215, 215, 220, 255);
+  const float mid = at.y + h * 0.5f, thick = std::max(1.0f, std::round(ui.px(1.6f)));
+  dl->AddLine({at.x, mid}, {at.x + sample, mid}, grey, thick);
+  at.x += sample + gap;
+  dl->AddText(at, grey, a.c_str());
+  at.x += ImGui::CalcTextSize(a.c_str()).x + ui.px(16);
+  const ImVec2 dashed[] = {{at.x, mid}, {at.x + sample, mid}};
+  dashed_polyline(dl, dashed, 2, grey, thick, ui.px(3));
+  at.x += sample + gap;
+  dl->AddText(at, grey, b.c_str());
+}
+
 }  // namespace
 
 bool PlotsView::empty(const Frame& f, Counter c) {
@@ -98,6 +149,14 @@ float PlotsView::draw(Context& cx, float y, float height) {
   const float top = y;
   const float label_x = ui.time_x0 - ui.px(106);
   const std::vector<Reference> refs = references(cx);
+  // Run B over A's pools (compared->pools[p] is A's p-th), up to A's cursor: both runs as of one moment.
+  const RunComparison* b_run = ui.overlay_b ? cx.compared : nullptr;
+  const auto b_series = [&](std::size_t p) -> const SweepSeries* {
+    return b_run && p < b_run->pools.size() && b_run->pools[p].b_series ? &*b_run->pools[p].b_series : nullptr;
+  };
+  const double b_t0 = std::max(0.0, map.to_t(ui.time_x0)) * 1e-9;
+  const double b_t1 = std::min(map.to_t(ui.time_x1), static_cast<double>(cx.frame.now)) * 1e-9;
+  bool legend_drawn = false;
   for (Counter counter : kCounters) {
     const auto c = static_cast<int>(counter);
     const auto cu = static_cast<std::size_t>(c);
@@ -122,6 +181,9 @@ float PlotsView::draw(Context& cx, float y, float height) {
       ++visible;
       plot::decimate_steps(ranges_[p], cx.frame.index.pool(p).values[cu], columns_[p]);
       highest = std::max(highest, plot::columns_max(columns_[p]));
+      if (const SweepSeries* b = b_series(p))
+        if (auto peak = peak_between(*b, static_cast<SweepCounter>(counter), b_t0, b_t1))
+          highest = std::max(highest, static_cast<std::uint32_t>(std::ceil(*peak)));
     }
     const plot::ValueMap vm{.vmax = plot::nice_ceiling(highest),
                             .y_top = r0.y + ui.px(3),
@@ -144,6 +206,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
     if (ImGui::IsItemClicked(0)) ui.plot_log[cu] = !ui.plot_log[cu];
     if (ImGui::BeginPopupContextItem("plot menu")) {
       ImGui::Checkbox("log scale", &ui.plot_log[cu]);
+      if (cx.compared) ImGui::Checkbox("run B dashed over A (every plot)", &ui.overlay_b);
       ImGui::Separator();
       for (std::size_t p = 0; p < pools.size(); ++p) {
         bool on = !ui.plot_hidden[cu].count(p);
@@ -204,6 +267,17 @@ float PlotsView::draw(Context& cx, float y, float height) {
       // A whole number of pixels thick: ImGui then anti-aliases with a texture, half the vertices.
       dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), col(ui.pool_colour(p)), 0, thick);
     }
+    // Run B, dashed and thinner in the same colours, at its true values (not shifted).
+    for (std::size_t p = 0; p < pools.size(); ++p)
+      if (const SweepSeries* b = b_series(p); b && ui.pool_shown(cu, p)) {
+        b_step_line(*b, static_cast<SweepCounter>(counter), map, vm, b_t0, b_t1, points_);
+        dashed_polyline(dl, points_.data(), points_.size(), col(ui.pool_colour(p), 0.9f),
+                        std::max(1.0f, std::round(ui.px(1.2f))), ui.px(4));
+      }
+    if (b_run && !legend_drawn) {
+      overlay_legend(ui, dl, *b_run, {r1.x, r0.y}, r1.x - r0.x);
+      legend_drawn = true;
+    }
     // The prediction, dashed in the pool's colour over its phase.
     if (counter == Counter::busy || counter == Counter::queued || counter == Counter::blocked)
       for (std::size_t p = 0; p < pools.size(); ++p) {
@@ -248,7 +322,8 @@ float PlotsView::draw(Context& cx, float y, float height) {
       ImGui::Text("%s at %s", std::string(counter_name(counter)).c_str(),
                   plot::format_time(static_cast<double>(t)).c_str());
       if (counter != Counter::workers && counter != Counter::idle && !refs.empty())
-        ImGui::TextDisabled("dashed: queueing theory's prediction for the phase (docs/theory.md)");
+        ImGui::TextDisabled("dashed, level: queueing theory's prediction for the phase (docs/theory.md)");
+      if (b_run) ImGui::TextDisabled("dashed, stepped: run B, each bucket's peak (its file's series)");
       for (std::size_t p = 0; p < pools.size(); ++p) {
         const PoolIndex& ix = cx.frame.index.pool(p);
         auto i = t <= series_end(cx, pools[p]) ? plot::point_at(ix.times, t) : std::nullopt;
@@ -257,6 +332,11 @@ float PlotsView::draw(Context& cx, float y, float height) {
           ImGui::Text("%-14s %u", pools[p].info().name.c_str(), ix.values[static_cast<std::size_t>(c)][*i]);
         else
           ImGui::Text("%-14s -", pools[p].info().name.c_str());
+        if (const SweepSeries* b = b_series(p); b && t <= cx.frame.now) {
+          const auto v = value_at(*b, static_cast<SweepCounter>(counter), static_cast<double>(t) * 1e-9);
+          ImGui::SameLine();
+          ImGui::TextDisabled(v ? "B %.0f" : "B -", v.value_or(0));
+        }
       }
       if (hit) {
         const PoolIndex& ix = cx.frame.index.pool(hit->pool);
