@@ -440,12 +440,15 @@ void App::build(const Frame& f) {
   else if (live_ && live_->scenario())
     for (const auto& p : live_->scenario()->pools) designs_.push_back(p.design);
   ui_.pool_colours = plot::pool_colours(ui_.palette(), designs_);
-  if (!options_applied_ && !f.metrics.pools().empty()) {  // --hide-pool, --log-plots: once there are pools
+  if (!options_applied_ && !f.metrics.pools().empty()) {  // --hide-pool, --log-plots, --split-plot: once there are pools
     options_applied_ = true;
     for (std::size_t p = 0; p < f.metrics.pools().size(); ++p)
       for (const std::string& name : options_.hide_pools)
         if (f.metrics.pools()[p].info().name == name) ui_.pools_hidden.insert(p);
     if (options_.log_plots) ui_.plot_log.fill(true);
+    for (Counter c : kCounters)
+      for (const std::string& name : options_.split_plots)
+        if (counter_name(c) == name) ui_.plot_split[static_cast<std::size_t>(c)] = true;
   }
   // The phases, from the scenario as written (a replay's file, the live document).
   {

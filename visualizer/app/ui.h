@@ -39,8 +39,11 @@ struct Ui {
   std::optional<Tab> tab_request;  // a tab to bring forward (keys 1 2 3)
   double replay_speed = 1;         // scenario seconds per wall second while a replay plays
   std::array<bool, kCounterCount> plots_shown{true, true, true, true, true};
-  // Per plot: a log scale, and the pools left out (right-click a plot).
+  // Per plot: a log scale, split into a small plot per pool (each on its own
+  // y-scale, so one big pool does not flatten the others), and the pools
+  // left out (right-click a plot).
   std::array<bool, kCounterCount> plot_log{};
+  std::array<bool, kCounterCount> plot_split{};
   std::array<std::set<std::size_t>, kCounterCount> plot_hidden;
   // Pools left out of every plot (click a pool's name; Ctrl+click: only it).
   std::set<std::size_t> pools_hidden;
