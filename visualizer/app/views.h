@@ -39,6 +39,14 @@ class PlotsView {
   std::vector<ImVec2> points_;
 };
 
+// Run B over A's plots (view_overlay.cpp). B's pool as a step line over its
+// buckets from t0_s to t1_s (s): one point pair per run of equal values, so
+// a flat stretch is one dash pattern.
+void b_step_line(const SweepSeries& s, SweepCounter c, const plot::TimeMap& map, const plot::ValueMap& vm,
+                 double t0_s, double t1_s, std::vector<ImVec2>& out);
+// Which line is which run, at a plot's top right: a solid and a dashed sample, each run named.
+void overlay_legend(const Ui& ui, ImDrawList* dl, const RunComparison& runs, ImVec2 top_right, float plot_width);
+
 // A row of markers per pool: spawns and reaps (coloured by mechanism),
 // refusals, throws and drops, and the pool's own events as ticks.
 class MarkersView {
