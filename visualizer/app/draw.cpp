@@ -1,6 +1,7 @@
 #include "visualizer/app/draw.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace poolscope::gui {
 

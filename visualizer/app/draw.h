@@ -4,7 +4,6 @@
 
 #include <imgui.h>
 
-#include <cmath>
 #include <string>
 
 #include "visualizer/plot/palette.h"

@@ -47,8 +47,8 @@ struct Ui {
   std::array<std::set<std::size_t>, kCounterCount> plot_hidden;
   // Pools left out of every plot (click a pool's name; Ctrl+click: only it).
   std::set<std::size_t> pools_hidden;
-  bool fold_empty_plots = true;
-  bool overlay_b = true;         // with two runs compared: B's counters dashed over A's plots  // a plot at 0 for every pool the whole run is one line
+  bool fold_empty_plots = true;  // a plot at 0 for every pool the whole run is one line
+  bool overlay_b = true;         // with two runs compared: B's counters dashed over A's plots
   // A time range selected with Shift+drag on the plots (ns), its statistics
   // per pool in a window of their own; the drag's anchor while it goes on.
   std::optional<std::pair<std::int64_t, std::int64_t>> range;

@@ -5,6 +5,7 @@
 // compared, run B's counters (its file's buckets) are dashed over A's.
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "scenarios/engine/theory.h"
 #include "visualizer/app/draw.h"
@@ -88,7 +89,7 @@ float PlotsView::folded_height(const Ui& ui) { return ImGui::GetTextLineHeight()
 // when the plot is split), and what every area of the frame shares.
 struct PlotsView::Area {
   ImVec2 r0, r1;
-  std::vector<std::size_t> pools;
+  std::span<const std::size_t> pools;
   const std::vector<Reference>* refs;
   const RunComparison* b_run;  // run B, when it is drawn
   double b_t0, b_t1;           // B's buckets drawn: those in view, up to A's cursor (s)
@@ -145,7 +146,8 @@ float PlotsView::draw(Context& cx, float y, float height) {
       y += h;
       continue;
     }
-    std::vector<std::size_t> shown;
+    std::vector<std::size_t>& shown = shown_;
+    shown.clear();
     for (std::size_t p = 0; p < pools.size(); ++p)
       if (ui.pool_shown(cu, p)) shown.push_back(p);
     const float plot_h = height * weight(ui, shown.size(), counter);
@@ -157,7 +159,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
       for (std::size_t k = 0; k < shown.size(); ++k) {
         area.r0 = {r0.x, r0.y + each * static_cast<float>(k)};
         area.r1 = {r1.x, area.r0.y + each - ui.px(2)};
-        area.pools = {shown[k]};
+        area.pools = std::span(shown).subspan(k, 1);
         draw_area(cx, counter, area);
       }
     } else {
@@ -232,8 +234,7 @@ void PlotsView::label_column(Context& cx, Counter counter, float label_x, ImVec2
 // lines, the predictions, and the hover.
 void PlotsView::draw_area(Context& cx, Counter counter, const Area& area) {
   Ui& ui = cx.ui;
-  const auto c = static_cast<int>(counter);
-  const auto cu = static_cast<std::size_t>(c);
+  const auto cu = static_cast<std::size_t>(counter);
   const auto& pools = cx.frame.metrics.pools();
   const plot::TimeMap map = ui.map();
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -35,6 +35,7 @@ class PlotsView {
   void draw_area(Context& cx, Counter counter, const Area& area);
   std::vector<std::vector<plot::ColumnRange>> ranges_;  // per pool, shared by its counters
   std::vector<std::vector<plot::Column>> columns_;      // per pool, for the counter being drawn
+  std::vector<std::size_t> shown_;                      // the pools the plot being drawn shows
   std::vector<plot::Point> line_;
   std::vector<ImVec2> points_;
 };

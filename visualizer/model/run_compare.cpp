@@ -43,15 +43,11 @@ std::vector<std::optional<double>> figures_of(const json& summary) {
   return values;
 }
 
-// The pool's series, or none when its file has none (or not a valid one: the
-// table still compares the summaries).
+// The pool's series, or none when its file has none; a malformed one is an
+// error naming its path, as any other part of the file would be.
 std::optional<SweepSeries> series_of(const scenario::ResultPool& pool, std::size_t position) {
   if (pool.series.is_null()) return std::nullopt;
-  try {
-    return read_series(pool.series, "/pools/" + std::to_string(position) + "/series");
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  return read_series(pool.series, "/pools/" + std::to_string(position) + "/series");
 }
 
 }  // namespace
