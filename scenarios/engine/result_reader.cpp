@@ -251,6 +251,7 @@ ResultFile build(ResultSax& sax, const std::string& file) {
     pool.info = PoolInfo{static_cast<PoolId>(i), required_string(p, path, "name"), required_string(p, path, "design")};
     pool.config = p.value("config", json::object());
     pool.summary = p.value("summary", json::object());
+    pool.series = p.value("series", json(nullptr));
     const json rules = p.value("rules", json::object());
     for (const auto& [code, text] : rules.items()) {
       if (!text.is_string()) fail_at(path + "/rules/" + code, "the rule's one-line reason", text);

@@ -22,6 +22,7 @@ struct ResultPool {
   PoolInfo info;  // id: the pool's position in the file
   json config;
   json summary;
+  json series;  // its counters over time, bucketed (docs/result-format.md), as written; null if absent
   std::map<std::string, std::string> rules;  // code -> the design's one-line reason
   std::size_t events = 0;                    // how many of the events are this pool's
 };

@@ -248,6 +248,7 @@ void App::compare_with(const std::filesystem::path& file) {
 }
 
 void App::open_scenario(std::unique_ptr<LiveSession> session) {
+  runs_.reset();  // its run A is gone
   replay_.reset();
   failing_.reset();
   ui_.failure.reset();
@@ -274,6 +275,7 @@ void App::start_run() {
 }
 
 void App::open_replay(std::unique_ptr<Replay> replay) {
+  runs_.reset();  // compared with the run replayed before
   live_.reset();
   replay_ = std::move(replay);
   ui_.axis.set_follow(false);
@@ -438,12 +440,15 @@ void App::build(const Frame& f) {
   else if (live_ && live_->scenario())
     for (const auto& p : live_->scenario()->pools) designs_.push_back(p.design);
   ui_.pool_colours = plot::pool_colours(ui_.palette(), designs_);
-  if (!options_applied_ && !f.metrics.pools().empty()) {  // --hide-pool, --log-plots: once there are pools
+  if (!options_applied_ && !f.metrics.pools().empty()) {  // --hide-pool, --log-plots, --split-plot: once there are pools
     options_applied_ = true;
     for (std::size_t p = 0; p < f.metrics.pools().size(); ++p)
       for (const std::string& name : options_.hide_pools)
         if (f.metrics.pools()[p].info().name == name) ui_.pools_hidden.insert(p);
     if (options_.log_plots) ui_.plot_log.fill(true);
+    for (Counter c : kCounters)
+      for (const std::string& name : options_.split_plots)
+        if (counter_name(c) == name) ui_.plot_split[static_cast<std::size_t>(c)] = true;
   }
   // The phases, from the scenario as written (a replay's file, the live document).
   {
@@ -463,7 +468,7 @@ void App::build(const Frame& f) {
         ui_.phases.push_back(std::move(band));
       }
   }
-  Context cx{ui_, f, live_.get(), replay_.get(), later_};
+  Context cx{ui_, f, live_.get(), replay_.get(), later_, runs_ ? &*runs_ : nullptr};
   findings_.update(cx);
   shortcuts(cx);
   const ImGuiViewport* vp = ImGui::GetMainViewport();

@@ -50,6 +50,7 @@ struct Options {
   float lane_height = 0;
   std::vector<std::string> hide_pools;  // left out of the plots
   bool log_plots = false;               // every plot on a log scale
+  std::vector<std::string> split_plots;  // counters whose plots are split per pool
   bool flows = false;                   // every task's flow arrow in view (W)
   std::string compare;                  // a second result, compared with the one replayed
   std::string lane_order = "spawn";     // or "exit"
@@ -129,7 +130,7 @@ class App {
   FrameTimes times_;
   std::vector<std::function<void()>> later_;
   std::vector<std::string> designs_;
-  bool options_applied_ = false;  // --hide-pool and --log-plots
+  bool options_applied_ = false;  // --hide-pool, --log-plots and --split-plot
   double load_cpu_ = 0;  // GUI thread CPU ms since load_since_
   std::chrono::steady_clock::time_point load_since_;  // this frame's pools' designs, for their colours
   std::optional<std::filesystem::path> screenshot_;  // written after this frame renders

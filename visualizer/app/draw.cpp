@@ -1,5 +1,8 @@
 #include "visualizer/app/draw.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace poolscope::gui {
 
 void glyph(ImDrawList* dl, Glyph g, ImVec2 at, float r, ImU32 colour) {
@@ -72,6 +75,24 @@ void help_marker(const char* help, float width) {
     ImGui::BeginTooltip();
     wrapped(help, width);
     ImGui::EndTooltip();
+  }
+}
+
+void dashed_polyline(ImDrawList* dl, const ImVec2* points, std::size_t count, ImU32 colour, float thickness,
+                     float dash) {
+  float phase = 0;  // how far into the current dash and gap, px
+  for (std::size_t i = 1; i < count; ++i) {
+    const ImVec2 a = points[i - 1], b = points[i];
+    const float length = std::hypot(b.x - a.x, b.y - a.y);
+    auto at = [&](float d) { return ImVec2{a.x + (b.x - a.x) * d / length, a.y + (b.y - a.y) * d / length}; };
+    for (float d = 0; d < length;) {
+      const bool on = phase < dash;
+      const float step = std::min((on ? dash : 2 * dash) - phase, length - d);
+      if (on) dl->AddLine(at(d), at(d + step), colour, thickness);
+      d += step;
+      phase += step;
+      if (phase >= 2 * dash) phase -= 2 * dash;
+    }
   }
 }
 

@@ -27,6 +27,10 @@ void dim(const std::string& text, float width);
 // `text` on one line, cut with "…" to fit `width` px (at a UTF-8 character
 // boundary). Returns whether it was cut (the caller's tooltip can show it whole).
 bool elided_text(const std::string& text, float width);
+// A polyline drawn in dashes of `dash` px with gaps as long, the pattern
+// carried around its corners (a step line stays dashed through its steps).
+void dashed_polyline(ImDrawList* dl, const ImVec2* points, std::size_t count, ImU32 colour, float thickness,
+                     float dash);
 // A "(?)" that shows `help` on hover.
 void help_marker(const char* help, float width);
 

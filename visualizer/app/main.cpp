@@ -109,6 +109,10 @@ int main(int argc, char** argv) {
   cli.add_option("--compare", o.compare, "a second result, its summaries compared with the replayed one's (B - A)");
   cli.add_flag("--flows", o.flows, "an arrow from every task's submission to its worker, zoomed in (as W does)");
   cli.add_flag("--log-plots", o.log_plots, "every counter plot on a log scale (click a plot's name for one)");
+  std::vector<std::string> counters;
+  for (gui::Counter c : gui::kCounters) counters.emplace_back(gui::counter_name(c));
+  cli.add_option("--split-plot", o.split_plots, "split this counter plot into a small plot per pool (right-click a plot)")
+      ->check(CLI::IsMember(counters));
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
   cli.add_flag("--no-side-panel", o.no_side_panel, "open with the side panel hidden (H shows it)");

@@ -18,6 +18,7 @@
 #include "visualizer/model/frame.h"
 #include "visualizer/model/live.h"
 #include "visualizer/model/replay.h"
+#include "visualizer/model/run_compare.h"
 #include "visualizer/plot/axis.h"
 #include "visualizer/plot/palette.h"
 
@@ -38,12 +39,16 @@ struct Ui {
   std::optional<Tab> tab_request;  // a tab to bring forward (keys 1 2 3)
   double replay_speed = 1;         // scenario seconds per wall second while a replay plays
   std::array<bool, kCounterCount> plots_shown{true, true, true, true, true};
-  // Per plot: a log scale, and the pools left out (right-click a plot).
+  // Per plot: a log scale, split into a small plot per pool (each on its own
+  // y-scale, so one big pool does not flatten the others), and the pools
+  // left out (right-click a plot).
   std::array<bool, kCounterCount> plot_log{};
+  std::array<bool, kCounterCount> plot_split{};
   std::array<std::set<std::size_t>, kCounterCount> plot_hidden;
   // Pools left out of every plot (click a pool's name; Ctrl+click: only it).
   std::set<std::size_t> pools_hidden;
   bool fold_empty_plots = true;  // a plot at 0 for every pool the whole run is one line
+  bool overlay_b = true;         // with two runs compared: B's counters dashed over A's plots
   // A time range selected with Shift+drag on the plots (ns), its statistics
   // per pool in a window of their own; the drag's anchor while it goes on.
   std::optional<std::pair<std::int64_t, std::int64_t>> range;
@@ -134,6 +139,7 @@ struct Context {
   LiveSession* live;  // exactly one of live and replay is set
   Replay* replay;
   std::vector<std::function<void()>>& later;  // run after the frame
+  const RunComparison* compared = nullptr;     // run B beside the replayed A, while compared
 
   // The newest time worth showing: the data's end, or the scenario's when nothing ran yet.
   double data_end() const;

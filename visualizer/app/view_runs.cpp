@@ -1,6 +1,7 @@
 // Two runs compared, in a window of their own: per pool, run A's number, run
 // B's and the difference B - A (green where B is better, red where worse),
-// each run named by its file, scenario and seed. The timeline shows run A.
+// each run named by its file, scenario and seed. The timeline shows run A;
+// the counter plots show B too, dashed, unless unticked here.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,17 +26,21 @@ std::string value_text(const std::optional<double>& v, const ComparedFigure& f) 
 void RunsView::draw(Context& cx, const RunComparison& runs, bool& open) {
   Ui& ui = cx.ui;
   // Wide enough for every pool's three columns (else it scrolls), over the
-  // lower part of the window: the plots of run A stay in sight above.
+  // lower part of the window, below the counter plots where there is room:
+  // both runs' lines stay in sight above.
   const ImVec2 screen = ImGui::GetIO().DisplaySize;
   const float w = std::min(screen.x - ui.px(24), ui.px(150 + 250 * static_cast<float>(runs.pools.size())));
-  const float h = std::min(screen.y * 0.55f, ImGui::GetFrameHeightWithSpacing() * 25);
+  const float below_plots = screen.y - ui.plots_y1 - ui.px(20);
+  const float h = std::min(std::max(below_plots, screen.y * 0.35f), ImGui::GetFrameHeightWithSpacing() * 25);
   ImGui::SetNextWindowSize({w, h}, ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowPos({screen.x - w - ui.px(12), screen.y - h - ui.px(12)}, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Two runs compared: B - A", &open)) return ImGui::End();
   ImGui::Text("A: %s", runs.a.c_str());
   ImGui::SameLine();
-  ImGui::TextDisabled("(on the timeline)");
+  ImGui::TextDisabled("(on the timeline; solid on the plots)");
   ImGui::Text("B: %s", runs.b.c_str());
+  ImGui::SameLine();
+  ImGui::Checkbox("dashed on the plots", &ui.overlay_b);
   const auto& figures = compared_figures();
   const int columns = 1 + 3 * static_cast<int>(runs.pools.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollX |

@@ -197,11 +197,16 @@ void TimelineView::draw(Context& cx) {
   const float marker_row = ui.px(22);
   const float markers_h = pools * marker_row + ImGui::GetTextLineHeightWithSpacing() + ui.px(4);
   // Plots at 0 for every pool fold to a line; the others share half the
-  // room left (more when the lanes have little to show), 44 to 220 px each.
+  // room left (more when the lanes have little to show), 44 to 220 px each,
+  // a plot split per pool taking half that per pool.
   float shown = 0, folded = 0;
-  for (Counter c : kCounters)
-    if (ui.plots_shown[static_cast<std::size_t>(c)])
-      (ui.fold_empty_plots && PlotsView::empty(cx.frame, c) ? folded : shown) += 1;
+  for (Counter c : kCounters) {
+    if (!ui.plots_shown[static_cast<std::size_t>(c)]) continue;
+    if (ui.fold_empty_plots && PlotsView::empty(cx.frame, c))
+      folded += 1;
+    else
+      shown += PlotsView::weight(ui, PlotsView::pools_shown(ui, cx.frame, c), c);
+  }
   // The lanes keep room for a pool's first rows at least (a projector at 1280x720).
   const float rest = avail.y - ruler_h - markers_h - folded * PlotsView::folded_height(ui);
   const float lanes_min = ui.px(110);

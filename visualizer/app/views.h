@@ -16,7 +16,8 @@
 
 namespace poolscope::gui {
 
-// The counter plots: one per counter, each pool a step line in its colour.
+// The counter plots: one per counter, each pool a step line in its colour;
+// a plot split per pool is a small plot per pool, each on its own scale.
 class PlotsView {
  public:
   // Draws the plots shown, `height` px each, from `y`; returns the height used.
@@ -24,13 +25,28 @@ class PlotsView {
   // Every pool at 0 for the whole run in this counter: the plot folds to a line.
   static bool empty(const Frame& f, Counter c);
   static float folded_height(const Ui& ui);
+  // How many plots' height counter `c` takes: 1, or split per pool, half a plot per pool shown.
+  static float weight(const Ui& ui, std::size_t pools_shown, Counter c);
+  static std::size_t pools_shown(const Ui& ui, const Frame& f, Counter c);
 
  private:
+  struct Area;
+  void label_column(Context& cx, Counter counter, float label_x, ImVec2 r0, ImVec2 r1, std::size_t shown);
+  void draw_area(Context& cx, Counter counter, const Area& area);
   std::vector<std::vector<plot::ColumnRange>> ranges_;  // per pool, shared by its counters
   std::vector<std::vector<plot::Column>> columns_;      // per pool, for the counter being drawn
+  std::vector<std::size_t> shown_;                      // the pools the plot being drawn shows
   std::vector<plot::Point> line_;
   std::vector<ImVec2> points_;
 };
+
+// Run B over A's plots (view_overlay.cpp). B's pool as a step line over its
+// buckets from t0_s to t1_s (s): one point pair per run of equal values, so
+// a flat stretch is one dash pattern.
+void b_step_line(const SweepSeries& s, SweepCounter c, const plot::TimeMap& map, const plot::ValueMap& vm,
+                 double t0_s, double t1_s, std::vector<ImVec2>& out);
+// Which line is which run, at a plot's top right: a solid and a dashed sample, each run named.
+void overlay_legend(const Ui& ui, ImDrawList* dl, const RunComparison& runs, ImVec2 top_right, float plot_width);
 
 // A row of markers per pool: spawns and reaps (coloured by mechanism),
 // refusals, throws and drops, and the pool's own events as ticks.

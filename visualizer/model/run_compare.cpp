@@ -43,7 +43,24 @@ std::vector<std::optional<double>> figures_of(const json& summary) {
   return values;
 }
 
+// The pool's series, or none when its file has none; a malformed one is an
+// error naming its path, as any other part of the file would be.
+std::optional<SweepSeries> series_of(const scenario::ResultPool& pool, std::size_t position) {
+  if (pool.series.is_null()) return std::nullopt;
+  return read_series(pool.series, "/pools/" + std::to_string(position) + "/series");
+}
+
 }  // namespace
+
+std::optional<double> peak_between(const SweepSeries& series, SweepCounter c, double t0_s, double t1_s) {
+  if (series.t.empty() || t1_s < series.t.front() || t0_s >= series.end_s() || t1_s < t0_s) return std::nullopt;
+  // The buckets starting at or before t1, from the one holding t0 (read the starts as written, as value_at does).
+  const auto after_first = std::upper_bound(series.t.begin(), series.t.end(), t0_s);
+  const auto first = after_first == series.t.begin() ? 0 : after_first - series.t.begin() - 1;
+  const auto last = std::upper_bound(series.t.begin(), series.t.end(), t1_s) - series.t.begin();
+  const auto& values = series.counters[static_cast<std::size_t>(c)];
+  return *std::max_element(values.begin() + first, values.begin() + last);
+}
 
 std::string describe_run(const scenario::ResultFile& f) {
   std::string s = std::filesystem::path(f.file).filename().string();
@@ -65,10 +82,11 @@ RunComparison compare_runs(const scenario::ResultFile& a, const scenario::Result
   };
   for (const scenario::ResultPool& p : a.pools) {
     const scenario::ResultPool* other = in(b, p.info.name);
-    c.pools.push_back({p.info.name, figures_of(p.summary), other ? figures_of(other->summary) : none});
+    c.pools.push_back({p.info.name, figures_of(p.summary), other ? figures_of(other->summary) : none,
+                       other ? series_of(*other, other->info.id) : std::nullopt});
   }
   for (const scenario::ResultPool& p : b.pools)
-    if (!in(a, p.info.name)) c.pools.push_back({p.info.name, none, figures_of(p.summary)});
+    if (!in(a, p.info.name)) c.pools.push_back({p.info.name, none, figures_of(p.summary), series_of(p, p.info.id)});
   return c;
 }
 

@@ -71,29 +71,6 @@ SweepParam read_param(const json& j, const std::string& path) {
   return p;
 }
 
-SweepSeries read_series(const json& j, const std::string& path) {
-  ObjectReader r(j, path);
-  SweepSeries s;
-  s.bucket_s = r.number("bucket_s", std::nullopt, 0, std::nullopt, true);
-  const json& t = array(r, "t");
-  for (std::size_t i = 0; i < t.size(); ++i) s.t.push_back(*number_at(t, i, r.path_of("t"), false));
-  for (std::size_t i = 0; i < kSweepCounterCount; ++i) {
-    const auto c = static_cast<SweepCounter>(i);
-    const std::string_view key = sweep_counter_name(c);
-    const json& values = array(r, key);
-    if (values.size() != t.size())
-      r.fail(key, "one value per bucket of \"t\" (" + std::to_string(t.size()) + ")", &values);
-    auto& out = s.counters[static_cast<std::size_t>(c)];
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const double v = *number_at(values, i, r.path_of(key), false);
-      if (v < 0) scenario::fail_at(r.path_of(key) + "/" + std::to_string(i), "a count, 0 or more", values[i]);
-      out.push_back(v);
-    }
-  }
-  r.done();
-  return s;
-}
-
 SweepPool read_pool(const json& j, const std::string& path, const std::vector<SweepMetric>& metrics) {
   ObjectReader r(j, path);
   SweepPool p;
@@ -137,6 +114,29 @@ SweepPoint read_point(const json& j, const std::string& path, const SweepFile& s
 }
 
 }  // namespace
+
+SweepSeries read_series(const json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  SweepSeries s;
+  s.bucket_s = r.number("bucket_s", std::nullopt, 0, std::nullopt, true);
+  const json& t = array(r, "t");
+  for (std::size_t i = 0; i < t.size(); ++i) s.t.push_back(*number_at(t, i, r.path_of("t"), false));
+  for (std::size_t i = 0; i < kSweepCounterCount; ++i) {
+    const auto c = static_cast<SweepCounter>(i);
+    const std::string_view key = sweep_counter_name(c);
+    const json& values = array(r, key);
+    if (values.size() != t.size())
+      r.fail(key, "one value per bucket of \"t\" (" + std::to_string(t.size()) + ")", &values);
+    auto& out = s.counters[static_cast<std::size_t>(c)];
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const double v = *number_at(values, i, r.path_of(key), false);
+      if (v < 0) scenario::fail_at(r.path_of(key) + "/" + std::to_string(i), "a count, 0 or more", values[i]);
+      out.push_back(v);
+    }
+  }
+  r.done();
+  return s;
+}
 
 bool SweepParam::is_numeric() const {
   return std::all_of(numeric.begin(), numeric.end(), [](const auto& v) { return v.has_value(); });

@@ -47,6 +47,10 @@ struct SweepSeries {
   double end_s() const { return t.empty() ? 0 : t.back() + bucket_s; }
 };
 
+// A pool's `series` block, as a sweep point and a result file both write it
+// (docs/result-format.md). Errors: ScenarioError naming `path`.
+SweepSeries read_series(const json& j, const std::string& path);
+
 struct SweepPool {
   std::string name, design;
   std::vector<std::optional<double>> metrics;  // by the sweep's metrics; none where the pool measured nothing
