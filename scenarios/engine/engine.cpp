@@ -113,6 +113,7 @@ struct Run::Driver {
   std::atomic<bool> closing{false};  // shutdown has begun
   std::atomic<bool> closed{false};   // and returned
   Time busy_since{-1};
+  Time parents_blocked_since{-1};  // since when parents_block_workers() has held
   Nanos stalled_at{0};  // Run::elapsed() when the stall was seen
   bool release_pending = false;  // stalled: release waiting parents once shutdown has dropped the queue
 
@@ -147,6 +148,7 @@ struct Run::Driver {
   }
 
   void submitter(std::size_t k, std::size_t n) {
+    mark_engine_thread();
     const auto& arrivals = run.workload_.arrivals;
     for (std::size_t i = k; i < arrivals.size(); i += n) {
       const ScheduledTask& a = arrivals[i];
@@ -159,6 +161,7 @@ struct Run::Driver {
   }
 
   void client(std::size_t c) {
+    mark_engine_thread();
     const ClientPlan& plan = run.workload_.clients[c];
     ClientStream stream(run.scenario_.phases[plan.phase], plan.seed);
     if (sleep_until(plan.start)) {
@@ -551,13 +554,31 @@ void Run::monitor(Segment& seg) {
       }
       if (d->busy_since < Time(0)) d->busy_since = now;
       Time last_progress;
+      // The pool's gauges as its trace last showed them (asking the pool
+      // would add a scheduling point to a simulation, and change it).
+      Counters traced;
       {
         std::lock_guard g(metrics_m_);
         const metrics::PoolMetrics* pm = metrics_.pool(out.trace_id);
         last_progress = Time(pm ? pm->last_progress() : 0);
+        if (pm) traced = pm->counters();
       }
-      if (now - std::max(d->busy_since, last_progress) > watchdog_ && !segment_paused(seg)) {
-        out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting()};
+      if (!parents_block_workers(traced, d->ctx.parents_waiting_on_workers.load(std::memory_order_relaxed)))
+        d->parents_blocked_since = Time(-1);
+      else if (d->parents_blocked_since < Time(0))
+        d->parents_blocked_since = now;
+      const char* reason = nullptr;
+      if (now - std::max(d->busy_since, last_progress) > watchdog_)
+        reason = "no-progress";
+      // The blind spot of the rule above: every worker has waited the watchdog
+      // time for children queued behind it, while tasks kept starting and
+      // ending elsewhere (a caller running them itself). Without that
+      // progress, no-progress names it, as before.
+      else if (d->parents_blocked_since >= Time(0) && now - d->parents_blocked_since > watchdog_ &&
+               last_progress > d->parents_blocked_since)
+        reason = "parents-blocked";
+      if (reason && !segment_paused(seg)) {
+        out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting(), reason};
         d->stalled_at = elapsed();
         d->stop_submitting();
         d->start_closer(ShutdownMode::now);

@@ -71,6 +71,15 @@ void spin_for(Nanos cpu) {
 
 namespace {
 
+struct EngineThreadTag;
+bool& on_engine_thread() { return sim::thread_value<bool, EngineThreadTag>(); }
+
+}  // namespace
+
+void mark_engine_thread() { on_engine_thread() = true; }
+
+namespace {
+
 // Counts `done` down once: at the end of the run, or when destroyed unrun.
 class DoneSignal {
  public:
@@ -104,7 +113,12 @@ void run_task(const TaskInstance& t, TaskContext& ctx) {
       SubmitResult r = submit_task(*ctx.pool, make_runnable(child, ctx, children), SubmitOptions{child.priority});
       if (!r.accepted()) ctx.children_refused.fetch_add(1, std::memory_order_relaxed);
     }
-    if (t.wait_children) children->wait(ctx.cancel);
+    if (t.wait_children) {
+      const bool on_worker = !on_engine_thread();
+      if (on_worker) ctx.parents_waiting_on_workers.fetch_add(1, std::memory_order_relaxed);
+      children->wait(ctx.cancel);
+      if (on_worker) ctx.parents_waiting_on_workers.fetch_sub(1, std::memory_order_relaxed);
+    }
   }
   if (t.throws) throw std::runtime_error("scenario task failed (throw_probability)");
 }
