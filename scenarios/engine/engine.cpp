@@ -13,7 +13,6 @@
 #include "scenarios/engine/engine.h"
 
 #include <algorithm>
-#include <deque>
 #include <thread>
 
 #include "pools/core/registry.h"
@@ -38,11 +37,13 @@ Nanos longest(const TaskInstance& t) {
 }
 
 // Without an explicit watchdog: 10 s, or twice the longest task the workload
-// holds, so a long task alone is never mistaken for a stall.
-Nanos effective_watchdog(const Scenario& s, const Workload& w) {
+// holds, so a long task alone is never mistaken for a stall (one pass over
+// the streamed arrivals, none kept).
+Nanos effective_watchdog(const Scenario& s) {
   if (s.watchdog) return *s.watchdog;
   Nanos longest_task{0};
-  for (const ScheduledTask& a : w.arrivals) longest_task = std::max(longest_task, longest(a.task));
+  for (ArrivalStream arrivals(s); std::optional<ScheduledTask> a = arrivals.next();)
+    longest_task = std::max(longest_task, longest(a->task));
   for (std::uint32_t i = 0; i < s.phases.size(); ++i) {
     if (s.phases[i].arrival.kind != ArrivalSpec::Kind::closed_loop) continue;
     Rng rng(derive_seed(s.seed, "watchdog", i));
@@ -93,14 +94,15 @@ struct Run::Segment {
 };
 
 struct Run::Driver {
-  Driver(Run& r, std::size_t idx, Clock& c) : run(r), index(idx), entry(r.scenario_.pools[idx]), clock(c) {}
+  Driver(Run& r, std::size_t idx, Clock& c)
+      : run(r), index(idx), entry(r.scenario_.pools[idx]), clock(c), arrivals(r.scenario_) {}
 
   Run& run;
   std::size_t index;
   const PoolEntry& entry;
   Clock& clock;
   TaskContext ctx;
-  std::vector<std::deque<TaskInstance>> client_tasks;  // closed-loop tasks live until the pool is gone
+  SharedArrivals arrivals;  // this pool's, generated as its submitters take them
   std::vector<std::vector<std::int64_t>> lateness;     // one vector per submitter thread
   std::unique_ptr<Pool> pool;
 
@@ -149,12 +151,11 @@ struct Run::Driver {
 
   void submitter(std::size_t k, std::size_t n) {
     mark_engine_thread();
-    const auto& arrivals = run.workload_.arrivals;
-    for (std::size_t i = k; i < arrivals.size(); i += n) {
-      const ScheduledTask& a = arrivals[i];
-      if (!sleep_until(a.at)) break;
-      lateness[k].push_back((clock.now() - a.at).count());
-      submit_task(*pool, make_runnable(a.task, ctx), SubmitOptions{a.task.priority});
+    for (std::uint64_t i = k; std::optional<ScheduledTask> a = arrivals.take(i); i += n) {
+      if (!sleep_until(a->at)) break;
+      lateness[k].push_back((clock.now() - a->at).count());
+      auto task = std::make_shared<const TaskInstance>(std::move(a->task));
+      submit_task(*pool, make_runnable(task, ctx), SubmitOptions{task->priority});
     }
     sleep_until(run.workload_.end);
     active--;
@@ -168,9 +169,9 @@ struct Run::Driver {
       // The first task is due at the phase's start, like a scheduled arrival:
       // a client thread that got the CPU late still submits it.
       do {
-        const TaskInstance& task = client_tasks[c].emplace_back(stream.next_task());
+        auto task = std::make_shared<const TaskInstance>(stream.next_task());
         auto done = std::make_shared<Countdown>(1);
-        if (submit_task(*pool, make_runnable(task, ctx, done), SubmitOptions{task.priority}).accepted())
+        if (submit_task(*pool, make_runnable(task, ctx, done), SubmitOptions{task->priority}).accepted())
           done->wait(ctx.cancel);
         if (!sleep_until(std::min(plan.end, clock.now() + stream.next_think()))) break;
       } while (clock.now() < plan.end);
@@ -183,9 +184,10 @@ Run::Run(Scenario scenario, RunOptions options)
     : scenario_(std::move(scenario)),
       options_(options),
       // Counted against the bound first: a scenario of 10^15 arrivals is
-      // refused here, with the phase named, instead of exhausting memory.
-      workload_((count_workload(scenario_, options.limits), generate(scenario_))),
-      watchdog_(effective_watchdog(scenario_, workload_)),
+      // refused here, with the phase named, before anything runs. The
+      // arrivals themselves are streamed (Driver::arrivals), never listed.
+      workload_((count_workload(scenario_, options.limits), plan_workload(scenario_))),
+      watchdog_(effective_watchdog(scenario_)),
       stream_(options.trace_capacity),
       metrics_(options.keep_events),
       simulated_(options.simulation || scenario_.simulation),
@@ -468,7 +470,6 @@ void Run::start_drivers(Segment& seg) {
   const auto submitters = static_cast<std::size_t>(scenario_.submitters);
   for (auto& d : seg.drivers) {
     d->lateness.resize(submitters);
-    d->client_tasks.resize(workload_.clients.size());
     d->active = static_cast<int>(submitters + workload_.clients.size());
     Driver* p = d.get();
     if (sim::World* w = sim::active()) w->set_group("pool '" + d->entry.name + "'");

@@ -31,7 +31,7 @@ struct RunOptions {
   std::size_t trace_capacity = std::size_t{1} << 18;
   std::chrono::milliseconds poll{2};        // how often the trace is drained and the watchdog looks
   std::chrono::seconds shutdown_limit{30};  // wall time a stalled pool gets to shut down
-  Limits limits;                            // checked (count_workload) before the workload is generated
+  Limits limits;                            // checked (count_workload) before anything runs
   // A simulated run (the scenario's "simulation", or --sim): these settings
   // instead of the scenario's (explore: one seed and policy per schedule).
   std::optional<sim::Settings> simulation;

@@ -68,10 +68,12 @@ struct TaskContext {
 // a task it runs itself inside submit (CallerRuns) is not on a pool worker.
 void mark_engine_thread();
 
-// The task to submit for `t`. `done`, if given, is counted down exactly once:
-// when the task ends (normally or by throwing), or if the pool destroys it
-// without running it (refused, dropped).
-Task make_runnable(const TaskInstance& t, TaskContext& ctx, std::shared_ptr<Countdown> done = nullptr);
+// The task to submit for `t`. It keeps `t` alive (and its children's tasks
+// keep it too, through aliasing pointers): the workload is streamed, so no
+// list outlives the run's tasks for them. `done`, if given, is counted down
+// exactly once: when the task ends (normally or by throwing), or if the pool
+// destroys it without running it (refused, dropped).
+Task make_runnable(std::shared_ptr<const TaskInstance> t, TaskContext& ctx, std::shared_ptr<Countdown> done = nullptr);
 
 // pool.submit, as every submitter of a run calls it. In a simulation the
 // call's own code costs the submitter Costs::submit of CPU first.

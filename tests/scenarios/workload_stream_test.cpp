@@ -54,8 +54,8 @@ std::vector<fs::path> shipped_scenarios() {
 std::string digest_line(const fs::path& file, const Scenario& s) {
   Digest d;
   std::uint64_t n = 0;
-  for (const ScheduledTask& a : generate(s).arrivals) {
-    d.add(a);
+  for (ArrivalStream arrivals(s); std::optional<ScheduledTask> a = arrivals.next();) {
+    d.add(*a);
     ++n;
   }
   std::ostringstream line;
@@ -92,4 +92,24 @@ TEST_CASE("workload: the streamed arrivals equal the eager list of earlier versi
   std::vector<std::string> expected;
   for (std::string l; std::getline(f, l);) expected.push_back(l);
   CHECK(lines == expected);
+}
+
+TEST_CASE("workload: submitters sharing the stream take arrivals k, k + n, ... as from the list, in any interleaving") {
+  const Scenario s = load_scenario(fs::path(POOLSCOPE_SOURCE_DIR) / "tests" / "data" / "every-arrival-kind.json");
+  const std::vector<ScheduledTask> list = list_arrivals(s);
+  REQUIRE(list.size() > 100);
+  constexpr std::uint64_t n = 3;
+  SharedArrivals shared(s);
+  // Submitter 2 runs far ahead, then 0, then 1: each still gets its own share.
+  std::vector<std::optional<ScheduledTask>> got(list.size() + n);
+  for (std::uint64_t k : {std::uint64_t{2}, std::uint64_t{0}, std::uint64_t{1}})
+    for (std::uint64_t i = k; i < got.size(); i += n) got[i] = shared.take(i);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(got[i]);
+    CHECK(got[i]->at == list[i].at);
+    CHECK(got[i]->task.duration == list[i].task.duration);
+    CHECK(got[i]->task.children.size() == list[i].task.children.size());
+  }
+  for (std::size_t i = list.size(); i < got.size(); ++i) CHECK_FALSE(got[i]);  // past the last
 }
