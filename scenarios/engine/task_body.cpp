@@ -111,8 +111,9 @@ void run_task(const std::shared_ptr<const TaskInstance>& task, TaskContext& ctx)
   if (!t.children.empty()) {
     auto children = std::make_shared<Countdown>(static_cast<int>(t.children.size()));
     for (const TaskInstance& child : t.children) {
-      SubmitResult r = submit_task(*ctx.pool, make_runnable(std::shared_ptr<const TaskInstance>(task, &child), ctx, children),
-                                   SubmitOptions{child.priority});
+      SubmitResult r =
+          submit_task(*ctx.pool, make_runnable(std::shared_ptr<const TaskInstance>(task, &child), ctx, children),
+                      SubmitOptions{child.priority});
       if (!r.accepted()) ctx.children_refused.fetch_add(1, std::memory_order_relaxed);
     }
     if (t.wait_children) {

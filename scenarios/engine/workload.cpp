@@ -121,8 +121,8 @@ std::optional<ScheduledTask> SharedArrivals::take(std::uint64_t index) {
   std::lock_guard g(m_);
   while (!ended_ && first_ + window_.size() <= index) {
     std::optional<ScheduledTask> a = stream_.next();
-    if (!a) ended_ = true;
-    else window_.push_back(std::move(a));
+    ended_ = !a;
+    if (a) window_.push_back(std::move(a));
   }
   if (index < first_ || index - first_ >= window_.size()) return std::nullopt;
   std::optional<ScheduledTask> out = std::exchange(window_[index - first_], std::nullopt);

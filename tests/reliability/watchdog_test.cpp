@@ -89,5 +89,6 @@ TEST_CASE("parents_block_workers: every worker a waiting parent, and tasks queue
   CHECK(parents_block_workers(Counters{.workers = 2, .busy = 2, .queued = 1}, 2));
   CHECK_FALSE(parents_block_workers(Counters{.workers = 2, .busy = 2, .queued = 1}, 1));  // one worker can take them
   CHECK_FALSE(parents_block_workers(Counters{.workers = 2, .busy = 2, .queued = 0}, 2));  // nothing waits for them
-  CHECK_FALSE(parents_block_workers(Counters{.workers = 0, .busy = 0, .queued = 3}, 0));  // no worker at all: no-progress's case
+  // No worker at all: no-progress's case.
+  CHECK_FALSE(parents_block_workers(Counters{.workers = 0, .busy = 0, .queued = 3}, 0));
 }

@@ -31,8 +31,8 @@ void stall(const PoolView& v, std::vector<Finding>& out) {
   if (s.reason == "overrun") what = "overrun: tasks outstanding long past the workload's end";
   if (s.reason == "parents-blocked")
     what = "parents blocked: every worker waited for children queued behind it while tasks ran elsewhere";
-  f.summary = what +
-              ": " + std::to_string(running.size()) + " tasks started and not ended" + (ids.empty() ? "" : " (" + ids + ")") +
+  f.summary = what + ": " + std::to_string(running.size()) + " tasks started and not ended" +
+              (ids.empty() ? "" : " (" + ids + ")") +
               ", " + std::to_string(s.state.busy) + " of " + std::to_string(s.state.workers) + " workers busy" +
               ", " + std::to_string(s.state.queued) + " queued and " + std::to_string(s.state.blocked) +
               " submitters blocked behind them, " + std::to_string(scenario::outstanding(s.accounting)) +
