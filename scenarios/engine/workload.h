@@ -90,8 +90,9 @@ std::vector<ScheduledTask> list_arrivals(const Scenario& s);
 
 // One pool's arrivals, shared by its n submitters as a list would be:
 // submitter k takes arrivals k, k + n, k + 2n, ... Each is generated on
-// first demand and kept only until its submitter takes it, so a submitter
-// blocked in submit holds back its own share, nothing more.
+// first demand and kept only until its submitter takes it: the window runs
+// from the oldest arrival not yet taken, so a submitter blocked in submit
+// holds back its own share and an empty slot for each arrival taken since.
 class SharedArrivals {
  public:
   explicit SharedArrivals(const Scenario& s) : stream_(s) {}
