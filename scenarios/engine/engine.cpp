@@ -13,7 +13,6 @@
 #include "scenarios/engine/engine.h"
 
 #include <algorithm>
-#include <deque>
 #include <thread>
 
 #include "pools/core/registry.h"
@@ -38,11 +37,13 @@ Nanos longest(const TaskInstance& t) {
 }
 
 // Without an explicit watchdog: 10 s, or twice the longest task the workload
-// holds, so a long task alone is never mistaken for a stall.
-Nanos effective_watchdog(const Scenario& s, const Workload& w) {
+// holds, so a long task alone is never mistaken for a stall (one pass over
+// the streamed arrivals, none kept).
+Nanos effective_watchdog(const Scenario& s) {
   if (s.watchdog) return *s.watchdog;
   Nanos longest_task{0};
-  for (const ScheduledTask& a : w.arrivals) longest_task = std::max(longest_task, longest(a.task));
+  for (ArrivalStream arrivals(s); std::optional<ScheduledTask> a = arrivals.next();)
+    longest_task = std::max(longest_task, longest(a->task));
   for (std::uint32_t i = 0; i < s.phases.size(); ++i) {
     if (s.phases[i].arrival.kind != ArrivalSpec::Kind::closed_loop) continue;
     Rng rng(derive_seed(s.seed, "watchdog", i));
@@ -93,14 +94,15 @@ struct Run::Segment {
 };
 
 struct Run::Driver {
-  Driver(Run& r, std::size_t idx, Clock& c) : run(r), index(idx), entry(r.scenario_.pools[idx]), clock(c) {}
+  Driver(Run& r, std::size_t idx, Clock& c)
+      : run(r), index(idx), entry(r.scenario_.pools[idx]), clock(c), arrivals(r.scenario_) {}
 
   Run& run;
   std::size_t index;
   const PoolEntry& entry;
   Clock& clock;
   TaskContext ctx;
-  std::vector<std::deque<TaskInstance>> client_tasks;  // closed-loop tasks live until the pool is gone
+  SharedArrivals arrivals;  // this pool's, generated as its submitters take them
   std::vector<std::vector<std::int64_t>> lateness;     // one vector per submitter thread
   std::unique_ptr<Pool> pool;
 
@@ -113,6 +115,7 @@ struct Run::Driver {
   std::atomic<bool> closing{false};  // shutdown has begun
   std::atomic<bool> closed{false};   // and returned
   Time busy_since{-1};
+  Time parents_blocked_since{-1};  // since when parents_block_workers() has held
   Nanos stalled_at{0};  // Run::elapsed() when the stall was seen
   bool release_pending = false;  // stalled: release waiting parents once shutdown has dropped the queue
 
@@ -147,27 +150,28 @@ struct Run::Driver {
   }
 
   void submitter(std::size_t k, std::size_t n) {
-    const auto& arrivals = run.workload_.arrivals;
-    for (std::size_t i = k; i < arrivals.size(); i += n) {
-      const ScheduledTask& a = arrivals[i];
-      if (!sleep_until(a.at)) break;
-      lateness[k].push_back((clock.now() - a.at).count());
-      submit_task(*pool, make_runnable(a.task, ctx), SubmitOptions{a.task.priority});
+    mark_engine_thread();
+    for (std::uint64_t i = k; std::optional<ScheduledTask> a = arrivals.take(i); i += n) {
+      if (!sleep_until(a->at)) break;
+      lateness[k].push_back((clock.now() - a->at).count());
+      auto task = std::make_shared<const TaskInstance>(std::move(a->task));
+      submit_task(*pool, make_runnable(task, ctx), SubmitOptions{task->priority});
     }
     sleep_until(run.workload_.end);
     active--;
   }
 
   void client(std::size_t c) {
+    mark_engine_thread();
     const ClientPlan& plan = run.workload_.clients[c];
     ClientStream stream(run.scenario_.phases[plan.phase], plan.seed);
     if (sleep_until(plan.start)) {
       // The first task is due at the phase's start, like a scheduled arrival:
       // a client thread that got the CPU late still submits it.
       do {
-        const TaskInstance& task = client_tasks[c].emplace_back(stream.next_task());
+        auto task = std::make_shared<const TaskInstance>(stream.next_task());
         auto done = std::make_shared<Countdown>(1);
-        if (submit_task(*pool, make_runnable(task, ctx, done), SubmitOptions{task.priority}).accepted())
+        if (submit_task(*pool, make_runnable(task, ctx, done), SubmitOptions{task->priority}).accepted())
           done->wait(ctx.cancel);
         if (!sleep_until(std::min(plan.end, clock.now() + stream.next_think()))) break;
       } while (clock.now() < plan.end);
@@ -180,9 +184,10 @@ Run::Run(Scenario scenario, RunOptions options)
     : scenario_(std::move(scenario)),
       options_(options),
       // Counted against the bound first: a scenario of 10^15 arrivals is
-      // refused here, with the phase named, instead of exhausting memory.
-      workload_((count_workload(scenario_, options.limits), generate(scenario_))),
-      watchdog_(effective_watchdog(scenario_, workload_)),
+      // refused here, with the phase named, before anything runs. The
+      // arrivals themselves are streamed (Driver::arrivals), never listed.
+      workload_((count_workload(scenario_, options.limits), plan_workload(scenario_))),
+      watchdog_(effective_watchdog(scenario_)),
       stream_(options.trace_capacity),
       metrics_(options.keep_events),
       simulated_(options.simulation || scenario_.simulation),
@@ -465,7 +470,6 @@ void Run::start_drivers(Segment& seg) {
   const auto submitters = static_cast<std::size_t>(scenario_.submitters);
   for (auto& d : seg.drivers) {
     d->lateness.resize(submitters);
-    d->client_tasks.resize(workload_.clients.size());
     d->active = static_cast<int>(submitters + workload_.clients.size());
     Driver* p = d.get();
     if (sim::World* w = sim::active()) w->set_group("pool '" + d->entry.name + "'");
@@ -551,13 +555,31 @@ void Run::monitor(Segment& seg) {
       }
       if (d->busy_since < Time(0)) d->busy_since = now;
       Time last_progress;
+      // The pool's gauges as its trace last showed them (asking the pool
+      // would add a scheduling point to a simulation, and change it).
+      Counters traced;
       {
         std::lock_guard g(metrics_m_);
         const metrics::PoolMetrics* pm = metrics_.pool(out.trace_id);
         last_progress = Time(pm ? pm->last_progress() : 0);
+        if (pm) traced = pm->counters();
       }
-      if (now - std::max(d->busy_since, last_progress) > watchdog_ && !segment_paused(seg)) {
-        out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting()};
+      if (!parents_block_workers(traced, d->ctx.parents_waiting_on_workers.load(std::memory_order_relaxed)))
+        d->parents_blocked_since = Time(-1);
+      else if (d->parents_blocked_since < Time(0))
+        d->parents_blocked_since = now;
+      const char* reason = nullptr;
+      if (now - std::max(d->busy_since, last_progress) > watchdog_)
+        reason = "no-progress";
+      // The blind spot of the rule above: every worker has waited the watchdog
+      // time for children queued behind it, while tasks kept starting and
+      // ending elsewhere (a caller running them itself). Without that
+      // progress, no-progress names it, as before.
+      else if (d->parents_blocked_since >= Time(0) && now - d->parents_blocked_since > watchdog_ &&
+               last_progress > d->parents_blocked_since)
+        reason = "parents-blocked";
+      if (reason && !segment_paused(seg)) {
+        out.stall = StallReport{now, last_progress, d->pool->state(), d->pool->accounting(), reason};
         d->stalled_at = elapsed();
         d->stop_submitting();
         d->start_closer(ShutdownMode::now);

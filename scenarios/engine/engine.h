@@ -31,7 +31,7 @@ struct RunOptions {
   std::size_t trace_capacity = std::size_t{1} << 18;
   std::chrono::milliseconds poll{2};        // how often the trace is drained and the watchdog looks
   std::chrono::seconds shutdown_limit{30};  // wall time a stalled pool gets to shut down
-  Limits limits;                            // checked (count_workload) before the workload is generated
+  Limits limits;                            // checked (count_workload) before anything runs
   // A simulated run (the scenario's "simulation", or --sim): these settings
   // instead of the scenario's (explore: one seed and policy per schedule).
   std::optional<sim::Settings> simulation;
@@ -62,10 +62,21 @@ struct StallReport {
   // "no-progress": no task started or ended for the watchdog time.
   // "overrun": tasks still outstanding long after the workload ended
   // (kOverrun below), although tasks kept starting and ending: the
-  // watchdog's blind spot, e.g. caller-runs with parents that wait for
-  // children queued behind them while the submitter runs tasks itself.
+  // watchdog's blind spot.
+  // "parents-blocked": for the watchdog time every worker was a parent
+  // waiting for its children while tasks were queued (parents_block_workers),
+  // and tasks kept starting and ending elsewhere: e.g. CallerRuns, whose
+  // submitter runs tasks itself while the workers wait for children queued
+  // behind them. Named the watchdog time after it began, not at the overrun.
   std::string reason = "no-progress";
 };
+
+// Every worker of the pool is a parent waiting for its children while tasks
+// are queued: no worker is left to take the children, unless the pool starts
+// another (which is why the watchdog waits its time before naming it).
+inline bool parents_block_workers(const Counters& state, std::uint32_t parents_waiting_on_workers) {
+  return state.workers > 0 && parents_waiting_on_workers >= state.workers && state.queued > 0;
+}
 
 // A run ends within this of its scenario time whatever the pools do: a pool
 // with tasks outstanding (or submitters still submitting) this long after

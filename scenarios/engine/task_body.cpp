@@ -71,6 +71,15 @@ void spin_for(Nanos cpu) {
 
 namespace {
 
+struct EngineThreadTag;
+bool& on_engine_thread() { return sim::thread_value<bool, EngineThreadTag>(); }
+
+}  // namespace
+
+void mark_engine_thread() { on_engine_thread() = true; }
+
+namespace {
+
 // Counts `done` down once: at the end of the run, or when destroyed unrun.
 class DoneSignal {
  public:
@@ -86,7 +95,8 @@ class DoneSignal {
   std::shared_ptr<Countdown> c_;
 };
 
-void run_task(const TaskInstance& t, TaskContext& ctx) {
+void run_task(const std::shared_ptr<const TaskInstance>& task, TaskContext& ctx) {
+  const TaskInstance& t = *task;
   if (t.kind == TaskSpec::Kind::spin) {
     const double scale = ctx.time_scale.load(std::memory_order_relaxed);
     spin_for(Nanos(static_cast<std::int64_t>(static_cast<double>(t.duration.count()) / scale)));
@@ -101,18 +111,25 @@ void run_task(const TaskInstance& t, TaskContext& ctx) {
   if (!t.children.empty()) {
     auto children = std::make_shared<Countdown>(static_cast<int>(t.children.size()));
     for (const TaskInstance& child : t.children) {
-      SubmitResult r = submit_task(*ctx.pool, make_runnable(child, ctx, children), SubmitOptions{child.priority});
+      SubmitResult r =
+          submit_task(*ctx.pool, make_runnable(std::shared_ptr<const TaskInstance>(task, &child), ctx, children),
+                      SubmitOptions{child.priority});
       if (!r.accepted()) ctx.children_refused.fetch_add(1, std::memory_order_relaxed);
     }
-    if (t.wait_children) children->wait(ctx.cancel);
+    if (t.wait_children) {
+      const bool on_worker = !on_engine_thread();
+      if (on_worker) ctx.parents_waiting_on_workers.fetch_add(1, std::memory_order_relaxed);
+      children->wait(ctx.cancel);
+      if (on_worker) ctx.parents_waiting_on_workers.fetch_sub(1, std::memory_order_relaxed);
+    }
   }
   if (t.throws) throw std::runtime_error("scenario task failed (throw_probability)");
 }
 
 }  // namespace
 
-Task make_runnable(const TaskInstance& t, TaskContext& ctx, std::shared_ptr<Countdown> done) {
-  return [&t, &ctx, signal = DoneSignal(std::move(done))]() mutable {
+Task make_runnable(std::shared_ptr<const TaskInstance> t, TaskContext& ctx, std::shared_ptr<Countdown> done) {
+  return [t = std::move(t), &ctx, signal = DoneSignal(std::move(done))]() mutable {
     struct FireAtEnd {
       DoneSignal& s;
       ~FireAtEnd() { s.fire(); }

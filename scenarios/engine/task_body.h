@@ -57,12 +57,23 @@ struct TaskContext {
   std::atomic<double> time_scale{1};
   CancelScope cancel;
   std::atomic<std::uint64_t> children_refused{0};
+  // Parents waiting for their children on the pool's own threads (not on an
+  // engine thread that ran them itself, as with CallerRuns): when they are
+  // as many as the pool's workers while tasks are queued, no worker is left
+  // to run those children (the watchdog's "parents-blocked").
+  std::atomic<std::uint32_t> parents_waiting_on_workers{0};
 };
 
-// The task to submit for `t`. `done`, if given, is counted down exactly once:
-// when the task ends (normally or by throwing), or if the pool destroys it
-// without running it (refused, dropped).
-Task make_runnable(const TaskInstance& t, TaskContext& ctx, std::shared_ptr<Countdown> done = nullptr);
+// Marks the calling thread as one of the engine's (a submitter, a client):
+// a task it runs itself inside submit (CallerRuns) is not on a pool worker.
+void mark_engine_thread();
+
+// The task to submit for `t`. It keeps `t` alive (and its children's tasks
+// keep it too, through aliasing pointers): the workload is streamed, so no
+// list outlives the run's tasks for them. `done`, if given, is counted down
+// exactly once: when the task ends (normally or by throwing), or if the pool
+// destroys it without running it (refused, dropped).
+Task make_runnable(std::shared_ptr<const TaskInstance> t, TaskContext& ctx, std::shared_ptr<Countdown> done = nullptr);
 
 // pool.submit, as every submitter of a run calls it. In a simulation the
 // call's own code costs the submitter Costs::submit of CPU first.

@@ -222,7 +222,11 @@ std::string stall_why(const PoolOutcome& p, const RunOutcome& outcome) {
            runner::human_duration(
                static_cast<double>(overrun_limit(outcome.watchdog, outcome.workload_end).count()) / 1e9) +
            " after the workload ended (tasks kept starting and ending, but the run would not end)";
-  return "no task started or ended for " + runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9);
+  const std::string watchdog = runner::human_duration(static_cast<double>(outcome.watchdog.count()) / 1e9);
+  if (p.stall->reason == "parents-blocked")
+    return "every worker waited " + watchdog +
+           " for children queued behind it (tasks kept starting and ending elsewhere, e.g. run by the caller)";
+  return "no task started or ended for " + watchdog;
 }
 
 // With no table (--quiet, --json -), a stall still gets a line on stderr.

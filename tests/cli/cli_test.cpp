@@ -192,10 +192,10 @@ TEST_CASE("cli: the same seed gives the same workload and --seed changes it") {
   sc::Scenario smoke = sc::load_scenario(data("smoke.json"));
   // The smoke scenario: scheduled arrivals, 2 nested parents with 2 children
   // each, and 2 closed-loop clients for 1 s, each cycle at least its 50 ms think.
-  const std::size_t scheduled = sc::generate(smoke).arrivals.size();
+  const std::size_t scheduled = sc::list_arrivals(smoke).size();
   REQUIRE(scheduled > 50);
   smoke.seed = 12345;
-  const std::size_t scheduled_12345 = sc::generate(smoke).arrivals.size();
+  const std::size_t scheduled_12345 = sc::list_arrivals(smoke).size();
   REQUIRE(scheduled_12345 != scheduled);
 
   auto tasks = [](const std::string& extra) {

@@ -2,14 +2,32 @@
 // (docs/scenario-format.md, "The watchdog"): a pool still busy
 // overrun_limit() after the workload ended is reported stalled, reason
 // "overrun", even though tasks kept starting and ending all along, which
-// the no-progress watchdog cannot see.
+// the no-progress watchdog cannot see; and "parents-blocked", the watchdog
+// time after every worker became a parent waiting for queued children.
 #include <catch2/catch.hpp>
+
+#include <filesystem>
 
 #include "scenarios/engine/engine.h"
 #include "scenarios/engine/result_json.h"
 
+namespace fs = std::filesystem;
+
 using namespace poolscope;
 using namespace poolscope::scenario;
+
+namespace {
+
+// Simulated: virtual time, so a loaded machine cannot make a drain look
+// like a stall, and the same schedule every time.
+RunResult run_simulated(const Scenario& s) {
+  RunOptions options;
+  options.simulation = simulation_settings(s);
+  return run_scenario(s, options);
+}
+RunResult run_simulated(const json& j) { return run_simulated(parse_scenario(j, "t.json", ".")); }
+
+}  // namespace
 
 TEST_CASE("a pool busy far past the workload's end is stopped: stalled, reason overrun") {
   // One worker and an unbounded queue: 100 tasks of 100 ms take 10 s to
@@ -19,8 +37,7 @@ TEST_CASE("a pool busy far past the workload's end is stopped: stalled, reason o
     "task": {"duration": "100ms"},
     "phases": [{"duration": "100ms", "arrival": {"kind": "burst", "count": 100}}],
     "pools": [{"design": "gammazero", "config": {"maxWorkers": 1}}]})");
-  Scenario s = parse_scenario(j, "t.json", ".");
-  RunResult r = run_scenario(s);
+  RunResult r = run_simulated(j);
   const PoolOutcome& p = r.outcome.pools.at(0);
   REQUIRE(p.stall);
   CHECK(p.stall->reason == "overrun");
@@ -38,7 +55,40 @@ TEST_CASE("a drain within the bound is not an overrun") {
     "task": {"duration": "100ms"},
     "phases": [{"duration": "100ms", "arrival": {"kind": "burst", "count": 10}}],
     "pools": [{"design": "gammazero", "config": {"maxWorkers": 1}}]})");
-  RunResult r = run_scenario(parse_scenario(j, "t.json", "."));
+  RunResult r = run_simulated(j);
   CHECK_FALSE(r.outcome.pools.at(0).stall);
   CHECK(run_status(r.outcome, r.metrics) == RunStatus::ok);
+}
+
+// Issue 26, item 12: Java with CallerRunsPolicy, two threads, a queue of
+// four, parents that wait for two children each. The first two parents take
+// both workers and queue their children; every later parent finds the queue
+// full and runs on the submitter, its children inline: tasks keep starting
+// and ending, so the no-progress rule stays quiet. Before parents-blocked,
+// the run went on until the overrun bound, 13 s after the workload's 1.2 s.
+TEST_CASE("parents blocking every worker while the caller runs tasks: stalled, reason parents-blocked") {
+  RunResult r =
+      run_simulated(load_scenario(fs::path(POOLSCOPE_SOURCE_DIR) / "tests" / "data" / "caller-runs-blind-spot.json"));
+  const PoolOutcome& p = r.outcome.pools.at(0);
+  REQUIRE(p.stall);
+  CHECK(p.stall->reason == "parents-blocked");
+  CHECK(r.outcome.watchdog == std::chrono::seconds(1));
+  // Named within about the watchdog time of the workload's end, long before the overrun bound.
+  CHECK(p.stall->at < r.outcome.workload_end + 2 * r.outcome.watchdog);
+  CHECK(p.stall->at < r.outcome.workload_end + overrun_limit(r.outcome.watchdog, r.outcome.workload_end));
+  // What it saw: every worker busy (a waiting parent), children queued.
+  CHECK(p.stall->state.workers == 2);
+  CHECK(p.stall->state.busy == 2);
+  CHECK(p.stall->state.queued > 0);
+  CHECK(p.stall->last_progress > p.stall->at - r.outcome.watchdog);  // tasks ran elsewhere meanwhile
+  CHECK(run_status(r.outcome, r.metrics) == RunStatus::stalled);
+  CHECK(p.accounting.submitted == p.accounting.settled());
+}
+
+TEST_CASE("parents_block_workers: every worker a waiting parent, and tasks queued") {
+  CHECK(parents_block_workers(Counters{.workers = 2, .busy = 2, .queued = 1}, 2));
+  CHECK_FALSE(parents_block_workers(Counters{.workers = 2, .busy = 2, .queued = 1}, 1));  // one worker can take them
+  CHECK_FALSE(parents_block_workers(Counters{.workers = 2, .busy = 2, .queued = 0}, 2));  // nothing waits for them
+  // No worker at all: no-progress's case.
+  CHECK_FALSE(parents_block_workers(Counters{.workers = 0, .busy = 0, .queued = 3}, 0));
 }

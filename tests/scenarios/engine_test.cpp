@@ -46,7 +46,7 @@ TEST_CASE("engine: every pool gets every scheduled task, side by side, and the a
   Scenario s = parse(scenario_json({{{"duration", "2s"}, {"arrival", {{"kind", "poisson"}, {"rate", 100}}}},
                                     {{"duration", "1s"}, {"arrival", {{"kind", "burst"}, {"count", 20}}}}},
                                    {{{"design", "test-fixed"}, {"config", {{"Workers", 4}}}}, {{"design", "spawn"}}}));
-  const std::size_t scheduled = generate(s).arrivals.size();
+  const std::size_t scheduled = list_arrivals(s).size();
   RunResult r = run_scenario(s);
   REQUIRE(r.outcome.pools.size() == 2);
   CHECK_FALSE(r.outcome.stalled());
@@ -77,7 +77,7 @@ TEST_CASE("engine: the sequential schedule runs each pool alone, each from time 
   j["schedule"] = "sequential";
   j["task"] = {{"kind", "spin"}, {"duration", "5ms"}};
   Scenario s = parse(j);
-  REQUIRE(generate(s).arrivals.size() == 50);  // 0, 20 ms, ... 980 ms
+  REQUIRE(list_arrivals(s).size() == 50);  // 0, 20 ms, ... 980 ms
   RunResult r = run_scenario(s);
   for (std::size_t i = 0; i < 2; ++i) {
     CAPTURE(i);

@@ -104,23 +104,24 @@ Scenario scenario_with(json arrival, Nanos duration = 10s) {
 }  // namespace
 
 TEST_CASE("workload: arrival kinds put the expected number of tasks in a phase") {
-  CHECK(generate(scenario_with({{"kind", "constant"}, {"rate", 50}})).arrivals.size() == 500);
-  auto bursts = generate(scenario_with({{"kind", "burst"}, {"count", 30}, {"every", "2s"}})).arrivals;
+  CHECK(list_arrivals(scenario_with({{"kind", "constant"}, {"rate", 50}})).size() == 500);
+  auto bursts = list_arrivals(scenario_with({{"kind", "burst"}, {"count", 30}, {"every", "2s"}}));
   CHECK(bursts.size() == 150);
   CHECK(bursts[29].at == Time(0));
   CHECK(bursts[30].at == Time(2s));
-  CHECK(generate(scenario_with({{"kind", "burst"}, {"count", 7}})).arrivals.size() == 7);
+  CHECK(list_arrivals(scenario_with({{"kind", "burst"}, {"count", 7}})).size() == 7);
   // A ramp from 0 to 100/s over 10 s brings 500 tasks, denser at the end.
-  auto ramp = generate(scenario_with({{"kind", "ramp"}, {"from", 0}, {"to", 100}})).arrivals;
+  auto ramp = list_arrivals(scenario_with({{"kind", "ramp"}, {"from", 0}, {"to", 100}}));
   CHECK(ramp.size() == 500);
   auto in_second_half =
       std::count_if(ramp.begin(), ramp.end(), [](const ScheduledTask& a) { return a.at >= Time(5s); });
   CHECK(in_second_half == 375);
-  auto poisson = generate(scenario_with({{"kind", "poisson"}, {"rate", 200}}, 100s)).arrivals.size();
+  auto poisson = list_arrivals(scenario_with({{"kind", "poisson"}, {"rate", 200}}, 100s)).size();
   CHECK(poisson == Approx(20000).epsilon(0.03));
-  CHECK(generate(scenario_with({{"kind", "idle"}})).arrivals.empty());
-  Workload clients = generate(scenario_with({{"kind", "closed_loop"}, {"clients", 4}, {"think", "100ms"}}));
-  CHECK(clients.arrivals.empty());
+  CHECK(list_arrivals(scenario_with({{"kind", "idle"}})).empty());
+  Scenario closed = scenario_with({{"kind", "closed_loop"}, {"clients", 4}, {"think", "100ms"}});
+  CHECK(list_arrivals(closed).empty());
+  Workload clients = plan_workload(closed);
   REQUIRE(clients.clients.size() == 4);
   CHECK(clients.clients[3].end == Time(10s));
   CHECK(clients.clients[0].seed != clients.clients[1].seed);
@@ -129,9 +130,9 @@ TEST_CASE("workload: arrival kinds put the expected number of tasks in a phase")
 // The expected values below were computed by an independent transcription
 // of random.cpp and workload.cpp (in Python), not by running this code.
 TEST_CASE("workload: Poisson and ramp arrival times and closed-loop think times are pinned") {
-  auto times = [](const Workload& w, std::size_t n) {
+  auto times = [](const std::vector<ScheduledTask>& arrivals, std::size_t n) {
     std::vector<std::int64_t> out;
-    for (std::size_t i = 0; i < n && i < w.arrivals.size(); ++i) out.push_back(w.arrivals[i].at.count());
+    for (std::size_t i = 0; i < n && i < arrivals.size(); ++i) out.push_back(arrivals[i].at.count());
     return out;
   };
   auto near = [](std::vector<std::int64_t> got, std::vector<std::int64_t> want) {
@@ -140,17 +141,17 @@ TEST_CASE("workload: Poisson and ramp arrival times and closed-loop think times 
       if (std::llabs(got[i] - want[i]) > 1000) return false;  // 1 µs for libm's last bits
     return true;
   };
-  CHECK(near(times(generate(scenario_with({{"kind", "poisson"}, {"rate", 100}})), 5),
+  CHECK(near(times(list_arrivals(scenario_with({{"kind", "poisson"}, {"rate", 100}})), 5),
              {4822249, 41842445, 44026821, 50291320, 55481461}));
-  CHECK(near(times(generate(scenario_with({{"kind", "ramp"}, {"from", 0}, {"to", 100}, {"poisson", true}})), 5),
+  CHECK(near(times(list_arrivals(scenario_with({{"kind", "ramp"}, {"from", 0}, {"to", 100}, {"poisson", true}})), 5),
              {310555950, 914794460, 938369029, 1002908973, 1053389399}));
   // Evenly spaced in expected count: the k-th arrival where rate 10/s² has brought k - 1/2 tasks, sqrt((2k-1)/10) s.
-  CHECK(near(times(generate(scenario_with({{"kind", "ramp"}, {"from", 0}, {"to", 100}})), 3),
+  CHECK(near(times(list_arrivals(scenario_with({{"kind", "ramp"}, {"from", 0}, {"to", 100}})), 3),
              {316227766, 547722557, 707106781}));
 
   Scenario s =
       scenario_with({{"kind", "closed_loop"}, {"clients", 2}, {"think", {{"dist", "exponential"}, {"mean", "100ms"}}}});
-  Workload w = generate(s);
+  Workload w = plan_workload(s);
   REQUIRE(w.clients.size() == 2);
   struct Cycle {
     std::int64_t task_ns;
@@ -174,20 +175,20 @@ TEST_CASE("workload: Poisson and ramp arrival times and closed-loop think times 
 
 TEST_CASE("workload: the same seed gives the same tasks at the same times, another seed does not") {
   Scenario s = scenario_with({{"kind", "poisson"}, {"rate", 100}});
-  Workload a = generate(s), b = generate(s);
-  REQUIRE(a.arrivals.size() == b.arrivals.size());
-  for (std::size_t i = 0; i < a.arrivals.size(); ++i) {
-    CHECK(a.arrivals[i].at == b.arrivals[i].at);
-    CHECK(a.arrivals[i].task.duration == b.arrivals[i].task.duration);
-    CHECK(a.arrivals[i].task.throws == b.arrivals[i].task.throws);
+  std::vector<ScheduledTask> a = list_arrivals(s), b = list_arrivals(s);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].at == b[i].at);
+    CHECK(a[i].task.duration == b[i].task.duration);
+    CHECK(a[i].task.throws == b[i].task.throws);
   }
   s.seed = 6;
-  Workload c = generate(s);
-  CHECK((c.arrivals.size() != a.arrivals.size() || c.arrivals[0].at != a.arrivals[0].at));
+  std::vector<ScheduledTask> c = list_arrivals(s);
+  CHECK((c.size() != a.size() || c[0].at != a[0].at));
   // About a quarter throw, as asked.
   auto throws =
-      std::count_if(a.arrivals.begin(), a.arrivals.end(), [](const ScheduledTask& t) { return t.task.throws; });
-  CHECK(static_cast<double>(throws) / static_cast<double>(a.arrivals.size()) == Approx(0.25).margin(0.05));
+      std::count_if(a.begin(), a.end(), [](const ScheduledTask& t) { return t.task.throws; });
+  CHECK(static_cast<double>(throws) / static_cast<double>(a.size()) == Approx(0.25).margin(0.05));
 }
 
 TEST_CASE("workload: editing one phase leaves the others' tasks alone") {
@@ -198,12 +199,12 @@ TEST_CASE("workload: editing one phase leaves the others' tasks alone") {
              {{{"duration", "1s"}, {"arrival", {{"kind", "poisson"}, {"rate", 50}}}},
               {{"duration", "1s"}, {"arrival", {{"kind", "poisson"}, {"rate", 50}}}}}},
             {"pools", {{{"design", "spawn"}}}}};
-  Workload before = generate(parse_scenario(j, "w.json", "."));
+  std::vector<ScheduledTask> before = list_arrivals(parse_scenario(j, "w.json", "."));
   j["phases"][0]["arrival"]["rate"] = 80;
-  Workload after = generate(parse_scenario(j, "w.json", "."));
-  auto second = [](const Workload& w) {
+  std::vector<ScheduledTask> after = list_arrivals(parse_scenario(j, "w.json", "."));
+  auto second = [](const std::vector<ScheduledTask>& arrivals) {
     std::vector<std::pair<Time, Nanos>> out;
-    for (const auto& a : w.arrivals)
+    for (const auto& a : arrivals)
       if (a.phase == 1) out.emplace_back(a.at, a.task.duration);
     return out;
   };
@@ -217,9 +218,9 @@ TEST_CASE("workload: children are generated with their parent") {
       {"task", {{"duration", "1ms"}, {"children", {{"count", 3}, {"wait", true}, {"task", {{"duration", "2ms"}}}}}}},
       {"phases", {{{"duration", "1s"}, {"arrival", {{"kind", "burst"}, {"count", 2}}}}}},
       {"pools", {{{"design", "spawn"}}}}};
-  Workload w = generate(parse_scenario(j, "w.json", "."));
-  REQUIRE(w.arrivals.size() == 2);
-  CHECK(w.arrivals[0].task.wait_children);
-  REQUIRE(w.arrivals[0].task.children.size() == 3);
-  CHECK(w.arrivals[0].task.children[2].duration == 2ms);
+  std::vector<ScheduledTask> w = list_arrivals(parse_scenario(j, "w.json", "."));
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].task.wait_children);
+  REQUIRE(w[0].task.children.size() == 3);
+  CHECK(w[0].task.children[2].duration == 2ms);
 }

@@ -27,9 +27,12 @@ void stall(const PoolView& v, std::vector<Finding>& out) {
     ids += (i ? "," : "") + std::to_string(running[i]);
   if (running.size() > kListed) ids += ",...";
   Finding f = make(v, "stall", since, at);
-  f.summary = (s.reason == "overrun" ? std::string("overrun: tasks outstanding long past the workload's end")
-                                     : "no task started or ended for " + seconds_text(to_s(at - since))) +
-              ": " + std::to_string(running.size()) + " tasks started and not ended" + (ids.empty() ? "" : " (" + ids + ")") +
+  std::string what = "no task started or ended for " + seconds_text(to_s(at - since));
+  if (s.reason == "overrun") what = "overrun: tasks outstanding long past the workload's end";
+  if (s.reason == "parents-blocked")
+    what = "parents blocked: every worker waited for children queued behind it while tasks ran elsewhere";
+  f.summary = what + ": " + std::to_string(running.size()) + " tasks started and not ended" +
+              (ids.empty() ? "" : " (" + ids + ")") +
               ", " + std::to_string(s.state.busy) + " of " + std::to_string(s.state.workers) + " workers busy" +
               ", " + std::to_string(s.state.queued) + " queued and " + std::to_string(s.state.blocked) +
               " submitters blocked behind them, " + std::to_string(scenario::outstanding(s.accounting)) +
