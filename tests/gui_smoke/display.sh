@@ -3,8 +3,13 @@
 # still be writing there; on a loaded machine the removal fails and
 # xvfb-run exits 5 after the command ran, its status lost.
 # start_display WIDTHxHEIGHT: starts Xvfb on a free display number, exports
-# DISPLAY, and stops the server when the script exits.
+# DISPLAY, and stops the server when the script exits; exits 77 (CTest:
+# skipped) where Xvfb is not installed.
 start_display() {
+  if ! command -v Xvfb >/dev/null; then
+    echo "SKIPPED: Xvfb is not installed (scripts/install-deps installs xvfb)"
+    exit 77
+  fi
   xvfb_dir=$(mktemp -d)
   Xvfb -displayfd 3 -screen 0 "$1x24" -nolisten tcp 3>"$xvfb_dir/display" 2>"$xvfb_dir/xvfb.log" &
   xvfb_pid=$!

@@ -10,14 +10,10 @@
 set -euo pipefail
 gui=$1 check=$2 src=$3 out=$4
 
-if ! command -v Xvfb >/dev/null; then
-  echo "SKIPPED: Xvfb is not installed (scripts/install-deps installs xvfb)"
-  exit 77
-fi
-mkdir -p "$out"
-rm -f "$out"/*.png "$out"/*.json "$out"/*.log
 source "$src/tests/gui_smoke/display.sh"
 start_display 1600x1000
+mkdir -p "$out"
+rm -f "$out"/*.png "$out"/*.json "$out"/*.log
 headless=("$gui" --size 1600x1000)
 sweep=$src/scenarios/library/sweeps/periodic-bursts-expiry.json
 failed=0
