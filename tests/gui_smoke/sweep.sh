@@ -48,6 +48,8 @@ expect_refused "$out/bad.sweep.json: /points/2/pools/0/series/busy: expected one
 expect_refused "$out/bad.sweep.json: /points/2/pools/0/series/busy" "${headless[@]}" "$out/bad.sweep.json"
 expect_refused "is a sweep (its points have run)" "${headless[@]}" "$sweep" --at 1s --screenshot "$out/never.png"
 expect_refused "--counter: busiest not in {workers" "${headless[@]}" "$sweep" --counter busiest --screenshot "$out/never.png"
+expect_refused "--counter chooses what a sweep's small multiples show, but no sweep was given" \
+  "${headless[@]}" "$src/tests/gui_smoke/two_pools.json" --counter spawned --screenshot "$out/never.png"
 
 echo "--- --counter spawned: the multiples count the workers started in each bucket"
 "${headless[@]}" "$sweep" --counter spawned --screenshot "$out/spawned.png" | tee "$out/spawned.log"

@@ -177,6 +177,9 @@ App::App(const Options& options)
   if (sweep_ && (options.at || options.run_for || options.has_overrides()))
     throw ConfigError("", "--at, --run-for, --sim and the simulation's options show a run, but " + sweep_->file +
                               " is a sweep (its points have run): give it alone, or with --screenshot and --hover");
+  if (!sweep_ && !options.sweep_counter.empty())
+    throw ConfigError("", "--counter chooses what a sweep's small multiples show, but no sweep was given (a file "
+                          "written by `poolscope sweep --json`)");
   if (!live_ && !replay_) {
     // The default scenario, behind a sweep, or when no file was given (or a bad one).
     const std::string said = ui_.status;
