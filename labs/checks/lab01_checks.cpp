@@ -2,11 +2,13 @@
 // pool takes: `threads`, `max_queue`.
 #include <atomic>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "labs/checks/lab_check.h"
 
 using namespace poolscope;
+using namespace std::chrono_literals;
 using lab::Rig;
 using lab::ScopedGate;
 using test::await_condition;
@@ -167,4 +169,41 @@ LAB_CHECK("[lab01][stress][starter-fails]", "01.7 the bound holds with 6 submitt
                   << kMaxQueue + kThreads);
     REQUIRE(accepted.load() == kMaxQueue + kThreads);
   }
+}
+
+// 01.7 without luck: the same race in the simulation, where submitters that
+// start at one instant interleave at every lock in the orders the schedules
+// try; no task ends meanwhile (each holds the one thread for a second).
+LAB_CHECK("[lab01][explore][starter-fails]", "01.8 the bound holds in 200 simulated schedules of 6 racing submitters",
+          "test `waiting >= max_queue` and append the task under ONE hold of the pool's lock; the failing "
+          "schedule is named, and fails the same way every time") {
+  const std::string design = pool01();
+  std::string problem = lab::explore_schedules(200, [&]() -> std::string {
+    lab::SimBurstResult r = lab::sim_burst(design, {{"threads", 1}, {"max_queue", 4}}, {.hold = 1s});
+    if (r.accepted == 5) return "";
+    return "accepted " + std::to_string(r.accepted) + " tasks while the one thread was busy; the bound allows 5 "
+           "(threads + max_queue)";
+  });
+  INFO(problem);
+  CHECK(problem.empty());
+}
+
+// A lost wake-up without luck: in the simulation, tasks are posted at the
+// instants threads finish and go back to sleep, in every order the schedules
+// try; a post that finds no thread awake must still wake one.
+LAB_CHECK("[lab01][explore]", "01.9 no task waits while a thread sleeps, in 200 simulated schedules",
+          "append the task and signal the condition under the pool's lock, every time: a \"does a thread "
+          "sleep?\" read before the lock, or a signal only when it said yes, misses a thread that is just "
+          "going to sleep, and the task waits for the next post; the failing schedule is named") {
+  const std::string design = pool01();
+  std::string problem = lab::explore_schedules(200, [&]() -> std::string {
+    // Each post comes at the instant the thread ends the last task.
+    lab::SimBurstResult r = lab::sim_burst(design, {{"threads", 1}, {"max_queue", 100}},
+                                           {.submitters = 1, .each = 6, .gap = 1ms, .hold = 1ms, .settle = 1s});
+    if (r.ran_before_shutdown == r.accepted) return "";
+    return std::to_string(r.accepted - r.ran_before_shutdown) + " of " + std::to_string(r.accepted) +
+           " tasks were still waiting 1 s after the last post, with the thread free";
+  });
+  INFO(problem);
+  CHECK(problem.empty());
 }

@@ -2,11 +2,13 @@
 // every lab 03 pool takes: coremax's (coreSize, maxSize, taskQueueCap...) plus
 // `keepAliveTime` and `allowCoreThreadTimeOut`.
 #include <atomic>
+#include <string>
 
 #include "labs/checks/lab_check.h"
 #include "pools/core/spin.h"
 
 using namespace poolscope;
+using namespace std::chrono_literals;
 using lab::Rig;
 using lab::ScopedGate;
 using test::await_condition;
@@ -156,4 +158,26 @@ LAB_CHECK("[lab03][stress][starter-fails]", "03.5 time-outs race hand-offs: no t
     CHECK(reaped > 0);
     REQUIRE(below_core == 0);
   }
+}
+
+// The race of 03.5 without luck: in the simulation, a submitter wakes at the
+// very instant the worker it last used times out, and the schedules try both
+// orders and the steps between (the worker's time-out, then the submitter's
+// hand-off, then the worker's lock). Every accepted task must run.
+LAB_CHECK("[lab03][explore]",
+          "03.6 in 200 simulated schedules, a task handed to a worker whose keepAliveTime is running out is never lost",
+          "after the select times out, take the pool's lock and re-check under it that you are still in the idle "
+          "queue: a submitter may have taken you and sent a task meanwhile; then receive it, do not exit. The "
+          "failing schedule is named: the same one fails every time") {
+  const std::string design = pool03();
+  const json config = {{"coreSize", 1}, {"maxSize", 4}, {"taskQueueCap", 0}, {"keepAliveTime", "1ms"}};
+  std::string problem = lab::explore_schedules(200, [&]() -> std::string {
+    // Each submitter's next task comes as its last one's worker times out.
+    lab::SimBurstResult r = lab::sim_burst(design, config, {.submitters = 3, .each = 4, .gap = 1ms});
+    if (r.ran == r.accepted) return "";
+    return std::to_string(r.accepted - r.ran) + " of " + std::to_string(r.accepted) +
+           " accepted tasks never ran (lost), though the pool shut down gracefully";
+  });
+  INFO(problem);
+  CHECK(problem.empty());
 }

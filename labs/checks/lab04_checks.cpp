@@ -3,12 +3,14 @@
 // caller-runs) and `max_blocking_tasks`.
 #include <atomic>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "labs/checks/lab_check.h"
 #include "pools/core/spin.h"
 
 using namespace poolscope;
+using namespace std::chrono_literals;
 using lab::Rig;
 using lab::ScopedGate;
 using test::await_condition;
@@ -225,4 +227,47 @@ LAB_CHECK("[lab04][stress][starter-fails]", "04.9 block: with 6 submitters racin
     CHECK(ran.load() == accepted.load());
     REQUIRE(accepted.load() == 6 * 150);
   }
+}
+
+// 04.8 and 04.9 without luck: the same races in the simulation, where
+// submitters that start at one instant interleave at every lock and wake-up
+// in the orders the schedules try.
+LAB_CHECK("[lab04][explore]", "04.10 refuse: the bound holds in 200 simulated schedules of 6 racing submitters",
+          "test the queue's bound and append under ONE hold of the pool's lock; the failing schedule is named, "
+          "and fails the same way every time") {
+  const std::string design = pool04();
+  const json config = {{"threads", 1}, {"max_queue", 4}, {"on_full", "refuse"}, {"max_blocking_tasks", 0}};
+  std::string problem = lab::explore_schedules(200, [&]() -> std::string {
+    lab::SimBurstResult r = lab::sim_burst(design, config, {.hold = 1s});
+    if (r.accepted == 5) return "";
+    return "accepted " + std::to_string(r.accepted) + " tasks while the one thread was busy; the bound allows 5 "
+           "(threads + max_queue)";
+  });
+  INFO(problem);
+  CHECK(problem.empty());
+}
+
+LAB_CHECK("[lab04][explore][starter-fails]",
+          "04.11 block: in 200 simulated schedules of racing submitters the queue never outgrows its bound",
+          "a submitter woken from its wait must test the bound again before it appends (`while`, or the predicate "
+          "form of wait), under the same hold of the lock as the append; the failing schedule is named") {
+  const std::string design = pool04();
+  const json config = {{"threads", 1}, {"max_queue", 1}, {"on_full", "block"}, {"max_blocking_tasks", 0}};
+  std::string problem = lab::explore_schedules(200, [&]() -> std::string {
+    lab::SimBurstResult r = lab::sim_burst(design, config, {.submitters = 4, .each = 3, .gap = 1ms, .hold = 1ms});
+    // nginx's bound: waiting = queued - idle threads <= max_queue, so a task
+    // may queue beyond max_queue only while a thread is idle to take it.
+    for (const Event& e : r.events) {
+      const std::uint32_t idle = e.counters.idle();
+      if (e.kind == EventKind::task_queued && e.counters.queued > 1 + idle)
+        return "a task was queued behind " + std::to_string(e.counters.queued - 1) + " others with " +
+               std::to_string(idle) + " thread(s) idle; the bound allows max_queue (1) + idle threads";
+    }
+    if (r.accepted != 12 || r.ran != 12)
+      return "of 12 tasks submitted under block, " + std::to_string(r.accepted) + " were accepted and " +
+             std::to_string(r.ran) + " ran; every one should";
+    return "";
+  });
+  INFO(problem);
+  CHECK(problem.empty());
 }

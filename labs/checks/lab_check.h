@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pools/core/registry.h"
 #include "tests/support/sync.h"
@@ -33,6 +34,35 @@ int stress_rounds();
 
 // Runs `body(submitter)` on `n` threads released together (a latch), joins them.
 void race(int n, const std::function<void(int)>& body);
+
+// Runs `run` once per schedule of a deterministic simulation (pools/core/sim,
+// docs/simulation.md): threads become fibers switched only at poolscope's
+// primitives, on virtual time, in an order the seed decides (even schedules
+// uniform random, odd ones PCT, as `poolscope explore`). Nothing costs time,
+// so what a check times together happens at one instant, in every order the
+// schedules try. `run` returns what went wrong, or "". Returns the first
+// failure, named by schedule and seed (a deadlock or livelock of the
+// simulation counts), or "" if every schedule passed. Deterministic: the
+// same schedules every time, so a race a schedule shows is caught every time.
+std::string explore_schedules(int schedules, const std::function<std::string()>& run);
+
+// A burst of racing submitters, for explore_schedules' `run`: builds
+// `design` with `config` (traced), gives its threads 1 ms to reach their
+// waits, then starts `submitters` threads at one instant, each submitting
+// `each` tasks `gap` apart; a task holds its worker for `hold`. Once every
+// submitter is done, waits `settle` (a correct pool has run every task by
+// then), then shuts the pool down gracefully.
+struct SimBurst {
+  int submitters = 6, each = 2;
+  std::chrono::nanoseconds gap{0}, hold{0}, settle{0};
+};
+struct SimBurstResult {
+  int accepted = 0;
+  int ran_before_shutdown = 0;  // tasks that had ended when `settle` was over
+  int ran = 0;                  // ... and after the graceful shutdown
+  std::vector<Event> events;    // the pool's trace
+};
+SimBurstResult sim_burst(const std::string& design, const json& config, const SimBurst& burst);
 
 // How long a check's pool may take to shut down at the end of the check
 // (Rig's destructor) before the kit reports it stuck and ends the process

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "labs/checks/lab_check.h"
+#include "pools/core/sim/world.h"
 #include "pools/core/thread.h"
 
 namespace poolscope::lab {
@@ -124,6 +125,54 @@ Rig::~Rig() {
   pool->shutdown(ShutdownMode::now);
   done = true;
   watchdog.join();
+}
+
+std::string explore_schedules(int schedules, const std::function<std::string()>& run) {
+  for (int i = 0; i < schedules; ++i) {
+    sim::Settings settings;
+    settings.seed = static_cast<std::uint64_t>(i) + 1;
+    settings.policy = i % 2 ? sim::Policy::pct : sim::Policy::random;
+    settings.costs = sim::costs_preset("free");
+    std::string problem;
+    try {
+      sim::World world(settings);
+      world.run([&] { problem = run(); });
+    } catch (const std::exception& e) {
+      problem = e.what();
+    }
+    if (!problem.empty())
+      return "schedule " + std::to_string(i + 1) + " of " + std::to_string(schedules) + " (seed " +
+             std::to_string(settings.seed) + ", " + (i % 2 ? "pct" : "random") + "): " + problem;
+  }
+  return "";
+}
+
+SimBurstResult sim_burst(const std::string& design, const json& config, const SimBurst& burst) {
+  TraceStream stream{std::size_t{1} << 14};  // drained at the end: a TraceLog's thread is not the simulation's
+  std::unique_ptr<Pool> pool = Registry::global().create(design, config, {.stream = &stream, .name = design});
+  Clock& clock = default_clock();  // the simulation's
+  clock.sleep_for(std::chrono::milliseconds(1));
+  std::atomic<int> accepted{0}, ran{0};
+  std::vector<Thread> submitters;
+  for (int s = 0; s < burst.submitters; ++s) {
+    submitters.emplace_back("submitter-" + std::to_string(s), [&] {
+      for (int i = 0; i < burst.each; ++i) {
+        if (i > 0 && burst.gap.count() > 0) clock.sleep_for(burst.gap);
+        accepted += pool->submit([&] {
+          if (burst.hold.count() > 0) clock.sleep_for(burst.hold);
+          ran++;
+        }).accepted();
+      }
+    });
+  }
+  for (Thread& t : submitters) t.join();
+  if (burst.settle.count() > 0) clock.sleep_for(burst.settle);
+  const int ran_before_shutdown = ran.load();
+  pool->shutdown(ShutdownMode::graceful);
+  SimBurstResult r{accepted.load(), ran_before_shutdown, ran.load(), {}};
+  stream.drain(r.events);
+  if (stream.dropped() > 0) FAIL("the check's trace dropped " << stream.dropped() << " events");
+  return r;
 }
 
 bool Rig::says_closed() {

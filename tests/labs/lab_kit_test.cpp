@@ -1,8 +1,14 @@
 // The lab kit itself: how a check finds the pool it grades, and its hints.
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "labs/checks/lab_check.h"
+#include "pools/core/sync.h"
+#include "pools/core/thread.h"
 
 using namespace poolscope;
 
@@ -43,4 +49,56 @@ TEST_CASE("lab kit: race() releases every submitter and joins them all") {
   std::atomic<int> ran{0};
   lab::race(5, [&](int) { ran++; });
   CHECK(ran.load() == 5);
+}
+
+TEST_CASE("lab kit: explore_schedules runs each schedule in a simulation and names the first that fails") {
+  int runs = 0;
+  std::vector<std::uint64_t> orders;
+  std::string problem = lab::explore_schedules(20, [&]() -> std::string {
+    ++runs;
+    CHECK(sim::active() != nullptr);  // inside a simulation
+    std::string order;
+    Mutex m;
+    std::vector<Thread> threads;
+    for (char c : std::string("ab"))
+      threads.emplace_back(std::string(1, c), [&, c] {
+        for (int i = 0; i < 3; ++i) {
+          std::lock_guard g(m);
+          order += c;
+        }
+      });
+    for (Thread& t : threads) t.join();
+    orders.push_back(std::hash<std::string>{}(order));
+    return runs == 7 ? "the seventh went wrong" : "";
+  });
+  CHECK(runs == 7);
+  CHECK(problem == "schedule 7 of 20 (seed 7, random): the seventh went wrong");
+  std::sort(orders.begin(), orders.end());
+  CHECK(std::unique(orders.begin(), orders.end()) - orders.begin() > 1);  // the schedules differ
+}
+
+TEST_CASE("lab kit: explore_schedules reports a deadlock of the simulation as the schedule's failure") {
+  std::string problem = lab::explore_schedules(3, [&]() -> std::string {
+    CondVar never;
+    Mutex m;
+    std::unique_lock lock(m);
+    never.wait(lock);
+    return "";
+  });
+  CHECK(problem.starts_with("schedule 1 of 3 (seed 1, random): "));
+  CHECK(problem.find("deadlock") != std::string::npos);
+}
+
+TEST_CASE("lab kit: sim_burst accounts for every task and keeps the pool's trace") {
+  lab::SimBurstResult r;
+  std::string problem = lab::explore_schedules(1, [&]() -> std::string {
+    r = lab::sim_burst("lab01-fixed", {{"threads", 1}, {"max_queue", 100}},
+                       {.submitters = 2, .each = 3, .hold = std::chrono::milliseconds(1), .settle = std::chrono::seconds(1)});
+    return "";
+  });
+  CHECK(problem.empty());
+  CHECK(r.accepted == 6);
+  CHECK(r.ran_before_shutdown == 6);
+  CHECK(r.ran == 6);
+  CHECK(std::count_if(r.events.begin(), r.events.end(), [](const Event& e) { return e.kind == EventKind::task_queued; }) == 6);
 }
