@@ -11,6 +11,7 @@ namespace poolscope::runner {
 std::string human_duration(double s) {
   char buf[32];
   if (s == 0) return "0";
+  if (s < 0.5e-6) return "<1us";  // not "0us": a wait that happened, beside "0" for none
   if (s < 1e-3)
     std::snprintf(buf, sizeof buf, "%.0fus", s * 1e6);
   else if (s < 1)
