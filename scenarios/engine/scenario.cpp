@@ -552,9 +552,24 @@ json apply_overrides(json j, const Overrides& o) {
     if (dot == std::string::npos || dot == 0 || dot + 1 == target.size())
       throw ConfigError("--set " + target, "expected POOL.PARAM=VALUE");
     std::string pool = target.substr(0, dot), param = target.substr(dot + 1);
+    // The pool of that name, else every pool of that design (as --pool and --param pick them).
     auto it = std::find_if(pools.begin(), pools.end(), [&](const json& p) { return name_of(p) == pool; });
-    if (it == pools.end()) throw ConfigError("--set " + target, "no pool '" + pool + "' in this run");
-    (*it)["config"][param] = value;
+    if (it != pools.end()) {
+      (*it)["config"][param] = value;
+      continue;
+    }
+    bool any = false;
+    for (json& p : pools)
+      if (p.is_object() && p.value("design", "") == pool) {
+        p["config"][param] = value;
+        any = true;
+      }
+    if (!any) {
+      std::string known;
+      for (const json& p : pools) known += (known.empty() ? "" : ", ") + name_of(p);
+      throw ConfigError("--set " + target, "no pool '" + pool + "' in this run (its pools: " + known +
+                                               "), by name or by design");
+    }
   }
   return j;
 }

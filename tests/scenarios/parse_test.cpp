@@ -309,6 +309,25 @@ TEST_CASE("scenario: an optional pool whose design is not registered is skipped,
         "(lab98-student, lab99-student)");
 }
 
+TEST_CASE("scenario: --set names a pool, else every pool of that design") {
+  json j = base();
+  j["pools"] = json::parse(R"([{"name": "small", "design": "ants", "config": {"size": 4}},
+                               {"name": "big", "design": "ants", "config": {"size": 64}},
+                               {"design": "java"}])");
+  Overrides o;
+  o.settings = {{"ants.ExpiryDuration", "2s"}};
+  json by_design = apply_overrides(j, o);
+  CHECK(by_design["pools"][0]["config"] == json{{"size", 4}, {"ExpiryDuration", "2s"}});
+  CHECK(by_design["pools"][1]["config"] == json{{"size", 64}, {"ExpiryDuration", "2s"}});
+  CHECK_FALSE(by_design["pools"][2].contains("config"));
+  o.settings = {{"big.size", 8}};  // a name picks that pool only
+  json by_name = apply_overrides(j, o);
+  CHECK(by_name["pools"][0]["config"]["size"] == 4);
+  CHECK(by_name["pools"][1]["config"]["size"] == 8);
+  o.settings = {{"java.corePoolSize", 2}};  // a pool named after its design (no "name")
+  CHECK(apply_overrides(j, o)["pools"][2]["config"]["corePoolSize"] == 2);
+}
+
 TEST_CASE("scenario: command-line overrides pick pools and set parameters") {
   Overrides o;
   o.seed = 99;
@@ -321,7 +340,8 @@ TEST_CASE("scenario: command-line overrides pick pools and set parameters") {
   o.settings = {{"spawn", 3}};
   CHECK_THROWS_WITH(apply_overrides(base(), o), "--set spawn: expected POOL.PARAM=VALUE");
   o.settings = {{"other.X", 3}};
-  CHECK_THROWS_WITH(apply_overrides(base(), o), "--set other.X: no pool 'other' in this run");
+  CHECK_THROWS_WITH(apply_overrides(base(), o),
+                    "--set other.X: no pool 'other' in this run (its pools: spawn), by name or by design");
   o.settings = {{"spawn.X", 3}};
   CHECK(error_of(apply_overrides(base(), o)) ==
         "s.json: /pools/0/config/X: unknown parameter 'X' for pool design 'spawn'; known: none");
