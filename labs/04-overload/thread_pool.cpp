@@ -9,13 +9,21 @@ ThreadPool::ThreadPool(int threads, int max_queue, OnFull on_full, int max_block
       max_queue_(max_queue),
       on_full_(on_full),
       max_blocking_tasks_(max_blocking_tasks) {
-  std::lock_guard lock(mtx_);
-  for (int n = 0; n < threads; ++n) {
-    WorkerId w = trace_.new_worker_id();
-    // C++: nginx creates detached pthreads; poolscope::Thread keeps them joinable.
-    threads_.emplace_back("lab04-" + std::to_string(w), [this, w] { cycle(w); });
-    alive_++;
-    trace_.spawned(w, kThreadPoolInit);
+  try {
+    std::lock_guard lock(mtx_);
+    for (int n = 0; n < threads; ++n) {
+      WorkerId w = trace_.new_worker_id();
+      // C++: nginx creates detached pthreads; poolscope::Thread keeps them joinable.
+      threads_.emplace_back("lab04-" + std::to_string(w), [this, w] { cycle(w); });
+      alive_++;
+      trace_.spawned(w, kThreadPoolInit);
+    }
+  } catch (...) {
+    // A thread the OS refused fails the whole pool, as in nginx's
+    // ngx_thread_pool_init; the threads already started must exit first, or
+    // destroying them here would wait for ever.
+    destroy();
+    throw;
   }
 }
 

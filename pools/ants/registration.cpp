@@ -4,6 +4,7 @@
 // single decision of retrieveWorker, revertWorker or purge, so its curves are
 // ants' curves (docs/pools/ants.md).
 #include <mutex>
+#include <system_error>
 
 #include "pools/ants/multipool.h"
 #include "pools/ants/multipool_func.h"
@@ -83,8 +84,14 @@ class Adapter final : public poolscope::Pool {
   Mutex shutdown_m_;
 };
 
-// The original's error as a config error on the parameter that caused it.
+// The original's error as a config error on the parameter that caused it;
+// a thread the OS refused is no config error: std::system_error, as any
+// refused thread is (the runner's thread-refused).
 [[noreturn]] void throwConfigError(std::error_code err) {
+  if (err == errBackgroundThreadFailed || err == errThreadCreateFailed)
+    throw std::system_error(
+        std::make_error_code(std::errc::resource_unavailable_try_again),
+        "ants: " + err.message() + " (" + std::string(error_name(static_cast<Error>(err.value()))) + ")");
   std::string path;
   switch (static_cast<Error>(err.value())) {
     case ErrInvalidPoolExpiry:

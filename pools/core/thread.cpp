@@ -22,21 +22,27 @@ std::atomic<bool> g_refusing{false};
 std::mutex g_refuse_m;
 std::string g_refuse_prefix;
 std::size_t g_refuse_left = 0;
+std::size_t g_refuse_skip = 0;
 
 bool refused(const std::string& name) {
   if (!g_refusing.load(std::memory_order_relaxed)) return false;
   std::lock_guard g(g_refuse_m);
   if (g_refuse_left == 0 || !name.starts_with(g_refuse_prefix)) return false;
+  if (g_refuse_skip > 0) {
+    --g_refuse_skip;
+    return false;
+  }
   if (--g_refuse_left == 0) g_refusing.store(false, std::memory_order_relaxed);
   return true;
 }
 }  // namespace
 
 namespace testing {
-void refuse_threads(std::string prefix, std::size_t n) {
+void refuse_threads(std::string prefix, std::size_t n, std::size_t skip) {
   std::lock_guard g(g_refuse_m);
   g_refuse_prefix = std::move(prefix);
   g_refuse_left = n;
+  g_refuse_skip = skip;
   g_refusing.store(n > 0, std::memory_order_relaxed);
 }
 }  // namespace testing

@@ -44,11 +44,11 @@ std::size_t threads_created();
 std::size_t os_thread_count();
 
 namespace testing {
-// For tests of what a design does when the OS refuses a thread: the next `n`
-// Threads whose name starts with `prefix` are not started, and their
-// constructor throws std::system_error (EAGAIN) as pthread_create's would.
-// n = 0 disarms it.
-void refuse_threads(std::string prefix, std::size_t n);
+// For tests of what a design does when the OS refuses a thread: of the
+// Threads whose name starts with `prefix`, the next `skip` start and the `n`
+// after them are not started: their constructor throws std::system_error
+// (EAGAIN) as pthread_create's would. n = 0 disarms it.
+void refuse_threads(std::string prefix, std::size_t n, std::size_t skip = 0);
 }  // namespace testing
 
 }  // namespace poolscope

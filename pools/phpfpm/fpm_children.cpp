@@ -64,8 +64,16 @@ fpm_worker_pool_s::fpm_worker_pool_s(fpm_worker_pool_config_s c, const TraceTarg
   lock.unlock();
   // fpm_event_add(&heartbeat, FPM_IDLE_SERVER_MAINTENANCE_HEARTBEAT): armed now, not when the master's thread runs.
   const Time first = trace.clock().now() + FPM_IDLE_SERVER_MAINTENANCE_HEARTBEAT;
-  master_thread_ =
-      Thread("php-fpm-master", [this, first] { fpm_pctl_perform_idle_server_maintenance_heartbeat(first); });
+  try {
+    master_thread_ =
+        Thread("php-fpm-master", [this, first] { fpm_pctl_perform_idle_server_maintenance_heartbeat(first); });
+  } catch (...) {
+    // C++: no master, no pool (php-fpm would not start). The children
+    // already forked are told to quit and joined first, or destroying them
+    // here would wait for ever.
+    fpm_pctl_(true);
+    throw;
+  }
 }
 
 fpm_worker_pool_s::~fpm_worker_pool_s() { fpm_pctl_(false); }

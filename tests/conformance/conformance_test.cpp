@@ -3,13 +3,13 @@
 // per registry name. Pools run on a manual clock that is never advanced, so
 // no timed behaviour (reaping, keep-alive) fires behind the test's back.
 #include <atomic>
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "pools/core/registry.h"
 #include "pools/core/thread.h"
+#include "tests/support/designs.h"
 #include "tests/support/sync.h"
 
 using namespace poolscope;
@@ -19,16 +19,7 @@ using test::Gate;
 
 namespace {
 
-// Every registered design; $POOLSCOPE_DESIGNS (comma-separated names) narrows
-// the run, e.g. to the one pool `scripts/lab NN --pool NAME` grades.
-std::vector<std::string> designs() {
-  std::vector<std::string> names = Registry::global().names();
-  const char* only = std::getenv("POOLSCOPE_DESIGNS");
-  if (!only || !*only) return names;
-  std::string list = std::string(",") + only + ",";
-  std::erase_if(names, [&](const std::string& n) { return list.find("," + n + ",") == std::string::npos; });
-  return names;
-}
+using test::designs;
 
 struct Rig {
   ManualClock clock;

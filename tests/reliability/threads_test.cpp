@@ -1,4 +1,4 @@
-// Thread exhaustion on the engine's side: any thread the engine starts (the
+// Thread exhaustion. On the engine's side: any thread the engine starts (the
 // controller, a submitter, a client, a closer) or a pool needs at creation
 // may be refused. The run then ends early and cleanly: status
 // thread-refused, which thread in run.thread_refused, every submitted task
@@ -6,9 +6,13 @@
 // poolscope::testing::refuse_threads, pools/core/thread.h.)
 #include <catch2/catch.hpp>
 
+#include <atomic>
+
+#include "pools/core/registry.h"
 #include "pools/core/thread.h"
 #include "scenarios/engine/engine.h"
 #include "scenarios/engine/result_json.h"
+#include "tests/support/designs.h"
 
 using namespace poolscope;
 using namespace poolscope::scenario;
@@ -26,7 +30,7 @@ Scenario small(const std::string& arrival, const std::string& design = "fasthttp
 
 // Disarms the refusal whatever happens.
 struct Refuse {
-  Refuse(const std::string& prefix, std::size_t n) { testing::refuse_threads(prefix, n); }
+  Refuse(const std::string& prefix, std::size_t n, std::size_t skip = 0) { testing::refuse_threads(prefix, n, skip); }
   ~Refuse() { testing::refuse_threads("", 0); }
 };
 
@@ -96,4 +100,40 @@ TEST_CASE("a pool refused its helper thread at creation does not run; the others
   CHECK_THAT(*r.outcome.thread_refused, Contains("pool 'fasthttp' at creation"));
   CHECK(r.outcome.pools[0].trace_id == kNoTrace);
   check_accounted(r);
+}
+
+// Each kind of thread, per design: the k-th thread started from the pool's
+// creation on (a helper at creation, the first worker, a later worker, a
+// helper started later) is refused. The pool either refuses to be created
+// (and leaves no thread behind) or runs on: every task accounted for, no
+// hang, every thread joined. On a manual clock that never moves, so no timed
+// behaviour adds threads behind the test's back.
+TEST_CASE("per design, whichever thread the OS refuses, nothing is lost, nothing hangs, nothing leaks") {
+  auto design = GENERATE(from_range(test::designs()));
+  auto k = GENERATE(range(0, 5));
+  CAPTURE(design, k);
+  ManualClock clock;
+  TraceStream stream{std::size_t{1} << 16};
+  const std::size_t threads_before = live_threads();
+  {
+    Refuse refuse("", 1, static_cast<std::size_t>(k));
+    std::unique_ptr<Pool> pool;
+    try {
+      pool = Registry::global().create(design, nullptr, {.clock = &clock, .stream = &stream, .name = design});
+    } catch (const std::system_error& e) {
+      CHECK(e.code() == std::errc::resource_unavailable_try_again);  // refused at creation, and said so
+    }
+    if (pool) {
+      int accepted = 0;
+      std::atomic<int> ran{0};
+      for (int i = 0; i < 20; ++i) accepted += pool->submit([&] { ++ran; }).accepted() ? 1 : 0;
+      pool->shutdown(ShutdownMode::graceful);
+      const Accounting acc = pool->accounting();
+      CHECK(acc.submitted == 20);
+      CHECK(acc.balanced());
+      CHECK(acc.completed == static_cast<std::uint64_t>(accepted));
+      CHECK(ran == accepted);
+    }
+  }
+  CHECK(live_threads() == threads_before);
 }

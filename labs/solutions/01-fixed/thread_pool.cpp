@@ -10,13 +10,21 @@ namespace poolscope::lab01::solution {
 
 ThreadPool::ThreadPool(int threads, int max_queue, const TraceTarget& target)
     : trace_(target, "lab01-fixed"), max_queue_(max_queue) {
-  std::lock_guard lock(mtx_);
-  for (int n = 0; n < threads; ++n) {
-    WorkerId w = trace_.new_worker_id();
-    // C++: nginx creates detached pthreads; poolscope::Thread keeps them joinable.
-    threads_.emplace_back("lab01-" + std::to_string(w), [this, w] { cycle(w); });
-    alive_++;
-    trace_.spawned(w, kThreadPoolInit);
+  try {
+    std::lock_guard lock(mtx_);
+    for (int n = 0; n < threads; ++n) {
+      WorkerId w = trace_.new_worker_id();
+      // C++: nginx creates detached pthreads; poolscope::Thread keeps them joinable.
+      threads_.emplace_back("lab01-" + std::to_string(w), [this, w] { cycle(w); });
+      alive_++;
+      trace_.spawned(w, kThreadPoolInit);
+    }
+  } catch (...) {
+    // A thread the OS refused fails the whole pool, as in nginx's
+    // ngx_thread_pool_init; the threads already started must exit first, or
+    // destroying them here would wait for ever.
+    destroy();
+    throw;
   }
 }
 
