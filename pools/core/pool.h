@@ -62,7 +62,9 @@ class Pool {
   // look (pools/core/interrupt.h: the scenario's sleep tasks do). Returns once
   // every thread the pool started has been joined; never waits on the pool's
   // clock (a manual clock may never move). Idempotent; a second call (either
-  // mode) only waits for the first.
+  // mode) only waits for the first. Called by one of the pool's own tasks, it
+  // cannot wait for that task's thread: a pool from the registry then starts
+  // the stop and returns at once (self_stop.h).
   virtual void shutdown(ShutdownMode mode) = 0;
 
   // The state counters, read from the design's own fields.

@@ -1,5 +1,9 @@
 #include "pools/core/pool_trace.h"
 
+#include <algorithm>
+
+#include "pools/core/sync.h"
+
 namespace poolscope {
 
 namespace rules {
@@ -20,6 +24,36 @@ Label now() {
   return l;
 }
 }  // namespace rules
+
+namespace {
+// The pools whose tasks this thread is running, innermost last: a task can
+// run another pool's task inside it (Java's CallerRunsPolicy on the
+// submitting thread). Deeper nesting than kDepth is counted, not kept.
+struct TasksHere {
+  static constexpr std::size_t kDepth = 8;
+  const PoolTrace* pools[kDepth]{};
+  std::size_t depth = 0;
+};
+struct TasksHereTag {};
+TasksHere& tasks_here() { return sim::thread_value<TasksHere, TasksHereTag>(); }
+}  // namespace
+
+void PoolTrace::task_entered() const {
+  TasksHere& h = tasks_here();
+  if (h.depth < TasksHere::kDepth) h.pools[h.depth] = this;
+  ++h.depth;
+}
+
+void PoolTrace::task_left() const {
+  TasksHere& h = tasks_here();
+  if (h.depth > 0) --h.depth;
+}
+
+bool PoolTrace::runs_task_here() const {
+  const TasksHere& h = tasks_here();
+  const std::size_t kept = std::min(h.depth, TasksHere::kDepth);
+  return std::find(h.pools, h.pools + kept, this) != h.pools + kept;
+}
 
 PoolTrace::PoolTrace(const TraceTarget& target, std::string_view design)
     : clock_(target.clock ? target.clock : &default_clock()),

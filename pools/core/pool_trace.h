@@ -80,16 +80,21 @@ class PoolTrace {
     if (from_queue) queued_.fetch_sub(1, std::memory_order_relaxed);
     record(EventKind::task_handoff, rule, w, t, from_queue ? 1 : 0, 0, {.queued = std::int8_t(from_queue ? -1 : 0)});
   }
+  // started() and finished() (or threw()) are called on the thread that
+  // runs the task, which is then running a task of this pool (runs_task_here).
   void started(WorkerId w, TaskId t) {
     if (w != 0) busy_.fetch_add(1, std::memory_order_relaxed);
+    task_entered();
     record(EventKind::task_started, kNoLabel, w, t, 0, 0, {.busy = std::int8_t(w != 0 ? 1 : 0)});
   }
   void finished(WorkerId w, TaskId t) {
+    task_left();
     if (w != 0) busy_.fetch_sub(1, std::memory_order_relaxed);
     completed_.fetch_add(1, std::memory_order_release);
     record(EventKind::task_finished, kNoLabel, w, t, 0, 0, {.busy = std::int8_t(w != 0 ? -1 : 0)});
   }
   void threw(WorkerId w, TaskId t) {
+    task_left();
     if (w != 0) busy_.fetch_sub(1, std::memory_order_relaxed);
     threw_.fetch_add(1, std::memory_order_release);
     record(EventKind::task_threw, kNoLabel, w, t, 0, 0, {.busy = std::int8_t(w != 0 ? -1 : 0)});
@@ -149,6 +154,11 @@ class PoolTrace {
   Counters counters() const;
   Accounting accounting() const;
 
+  // Whether the calling thread is inside a task of this pool (between its
+  // started() and its finished() or threw()), perhaps under a task of
+  // another pool: a shutdown() called there would wait for itself.
+  bool runs_task_here() const;
+
   // The raw emitter, for a lab pool that needs a kind without a helper above.
   // It changes no gauge, so the event's counters (derived by the consumer
   // from the helpers' changes) stay those of the pool.
@@ -163,6 +173,8 @@ class PoolTrace {
     std::int8_t workers = 0, busy = 0, queued = 0, blocked = 0;
   };
   void record(EventKind kind, Label rule, WorkerId w, TaskId t, std::int64_t arg, std::int32_t arg2, Change c);
+  void task_entered() const;  // this thread's stack of pools whose task it runs
+  void task_left() const;
   std::uint64_t real_time_tick(EventKind kind, TaskId t);
 
   static std::uint32_t gauge(const std::atomic<std::int64_t>& g) {

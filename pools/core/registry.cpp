@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "pools/core/self_stop.h"
+
 namespace poolscope {
 
 const ParamSpec* Design::param(std::string_view name) const {
@@ -55,7 +57,8 @@ std::vector<std::string> Registry::names() const {
 std::unique_ptr<Pool> Registry::create(std::string_view name, const json& config, const TraceTarget& target) const {
   const Design& d = get(name);
   Params params = parse_params(d.params, config, d.name);
-  return d.make(params, target);
+  // So that a task may stop its own pool without waiting for itself (self_stop.h).
+  return std::make_unique<SelfStoppable>(d.make(params, target));
 }
 
 void Registry::tune(Pool& pool, std::string_view name, const json& value) const {

@@ -37,7 +37,11 @@ void stall(const PoolView& v, std::vector<Finding>& out) {
               ", " + std::to_string(s.state.queued) + " queued and " + std::to_string(s.state.blocked) +
               " submitters blocked behind them, " + std::to_string(scenario::outstanding(s.accounting)) +
               " outstanding";
-  if (s.state.workers > 0 && s.state.busy >= s.state.workers)
+  if (s.reason == "no-progress" && !running.empty() && s.state.queued == 0 && s.state.blocked == 0)
+    f.why =
+        "a task has run for the whole watchdog time with nothing waiting behind it: a task that never ends holds "
+        "its worker for good, and no pool can take a running thread back (Java's shutdownNow interrupts it)";
+  else if (s.state.workers > 0 && s.state.busy >= s.state.workers)
     f.why = "every worker holds a task that waits (for children that only a worker can run): none is left to run them";
   else
     f.why = "tasks wait while no worker takes them: the design's workers are gone or wait elsewhere";
