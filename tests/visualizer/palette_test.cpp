@@ -119,7 +119,6 @@ TEST_CASE("palette: a design has the same colour in every scenario, and a second
 }
 
 TEST_CASE("palette: different designs in one run get different colours while the palette has free ones (survey)") {
-  using poolscope::plot::pool_colours;
   std::vector<std::string> survey;  // 14 pools, 12 designs
   const auto scenario =
       poolscope::scenario::read_scenario_json(std::string(POOLSCOPE_SOURCE_DIR) + "/scenarios/library/survey.json");

@@ -161,13 +161,10 @@ std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::stri
   for (std::size_t i = 0; i < order.size(); ++i) {
     if (slot[i] < n) continue;
     const std::size_t own = design_slot(order[i]) % n;
-    slot[i] = own;
-    for (std::size_t k = 1; k < n; ++k)
-      if (!held[(own + k) % n]) {
-        slot[i] = (own + k) % n;
-        held[slot[i]] = true;
-        break;
-      }
+    std::size_t k = 1;
+    while (k < n && held[(own + k) % n]) ++k;
+    slot[i] = (own + k % n) % n;  // every slot held (k == n): its own, shared
+    held[slot[i]] = true;
   }
   // A slot's second pool (of the same design, or of a design sharing it) a variant.
   std::vector<Rgba> out;

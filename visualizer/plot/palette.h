@@ -59,11 +59,11 @@ std::size_t mechanism_slot(std::string_view code);
 // no other design holds it.
 std::size_t design_slot(std::string_view design);
 // The colours of a run's pools, by position. Each design its own colour: its
-// slot, or when a design listed earlier among the shipped ones holds it, the
-// next free slot; fasthttp, ants, gammazero and java always keep theirs. A
-// second pool of a design gets a variant of its colour, lighter, then darker,
-// then lighter still, as do designs that must share a slot once every slot is
-// held.
+// slot, or when a design placed before it (the shipped ones first, in their
+// order) holds it, the next free slot; fasthttp, ants, gammazero and java
+// always keep theirs. A second pool of a design gets a variant of its colour,
+// lighter, then darker, then lighter still, as do designs that must share a
+// slot once every slot is held.
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs);
 // The k-th variant of a colour (k = 0: the colour itself).
 Rgba variant(Rgba c, std::size_t k);
