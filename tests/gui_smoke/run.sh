@@ -6,7 +6,8 @@
 # too, and must not make a broken plot pass). Replays the run's result too,
 # and scrubs it by dragging the ruler. Then the same scenario simulated,
 # paced to the screen: twice with one seed, the same events; and a failing
-# schedule from `poolscope explore`, opened at its failure.
+# schedule from `poolscope explore`, opened at its failure; and the names'
+# column made wide enough for a long pool name.
 #   run.sh POOLSCOPE_GUI SCREENSHOT_CHECK SOURCE_DIR OUT_DIR POOLSCOPE
 # Exit 77 (CTest: skipped) when Xvfb is not installed.
 set -euo pipefail
@@ -73,6 +74,20 @@ if ! grep -q '"simulation"' "$out/sim1.json" || ! cmp -s <(grep '"kind"' "$out/s
   exit 1
 fi
 echo "ok: two simulated runs of seed 7 gave the same $(grep -c '"kind"' "$out/sim1.json") events"
+
+echo "--- the pool-name column widens for a long name (a fixed 110 px cut java-callerruns)"
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["pools"][0]["name"]="fasthttp-callerruns"; json.dump(s, open(sys.argv[2], "w"))' \
+  "$src/tests/gui_smoke/two_pools.json" "$out/long_name.json"
+for f in "$src/tests/gui_smoke/two_pools.json" "$out/long_name.json"; do
+  "${headless[@]}" --scenario "$f" --sim --sim-seed 7 --time-scale 10 --run-for 0.5s --no-side-panel \
+    --screenshot "$out/names.png" | tee "$out/names.log"
+  x0s+=("$(region "$out/names.log" | cut -d, -f1)")
+done
+if ((x0s[1] <= x0s[0])); then
+  echo "FAIL: the plots start at x ${x0s[1]} with a long pool name, not right of ${x0s[0]} with short ones"
+  exit 1
+fi
+echo "ok: the plots start at x ${x0s[1]} with a long pool name, ${x0s[0]} with short ones"
 
 echo "--- a failing schedule from poolscope explore opens at its failure"
 "$runner" explore "$src/tests/data/stall.json" --schedules 1 --out "$out/explore.json" >"$out/explore.txt" || true

@@ -1,10 +1,15 @@
 #include "visualizer/plot/palette.h"
 
+#include <algorithm>
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
+
+#include "scenarios/engine/scenario.h"
 
 using namespace poolscope::plot;
 
@@ -111,4 +116,44 @@ TEST_CASE("palette: a design has the same colour in every scenario, and a second
     // An unknown design: a fixed slot, whatever the run.
     CHECK(poolscope::plot::design_slot("my-pool") == poolscope::plot::design_slot("my-pool"));
   }
+}
+
+TEST_CASE("palette: different designs in one run get different colours while the palette has free ones (survey)") {
+  std::vector<std::string> survey;  // 14 pools, 12 designs
+  const auto scenario =
+      poolscope::scenario::read_scenario_json(std::string(POOLSCOPE_SOURCE_DIR) + "/scenarios/library/survey.json");
+  for (const auto& pool : scenario["pools"]) survey.push_back(pool["design"]);
+  REQUIRE(survey.size() == 14);
+  for (auto kind : {PaletteKind::standard, PaletteKind::colour_blind_safe}) {
+    const Palette& p = palette(kind);
+    INFO(p.name);
+    const auto c = pool_colours(p, survey);
+    std::map<std::string, Rgba> first;  // each design's first pool's colour
+    for (std::size_t i = 0; i < survey.size(); ++i) first.emplace(survey[i], c[i]);
+    // As many base colours shown as designs, until the palette runs out.
+    std::set<std::size_t> bases;
+    for (const auto& [design, colour] : first)
+      if (auto it = std::find(p.pools.begin(), p.pools.end(), colour); it != p.pools.end())
+        bases.insert(static_cast<std::size_t>(it - p.pools.begin()));
+    CHECK(bases.size() == std::min(first.size(), p.pools.size()));
+    // No two pools alike, and the main four in their colours of every run.
+    for (std::size_t i = 0; i < c.size(); ++i)
+      for (std::size_t j = i + 1; j < c.size(); ++j) {
+        INFO(survey[i] << " and " << survey[j]);
+        CHECK(c[i] != c[j]);
+      }
+    CHECK(first["fasthttp"] == p.pool(0));
+    CHECK(first["ants"] == p.pool(1));
+    CHECK(first["gammazero"] == p.pool(2));
+    CHECK(first["java"] == p.pool(3));
+    // rulego, survey's second fasthttp pool: a variant of fasthttp's colour.
+    CHECK(c[2] == variant(p.pool(0), 1));
+  }
+  // A design whose slot another design of the run holds takes the next free one.
+  const Palette& p = palette(PaletteKind::standard);
+  REQUIRE(design_slot("redis-io") % p.pools.size() == 0);
+  const std::vector<std::string> two = {"redis-io", "fasthttp"};
+  const auto c = pool_colours(p, two);
+  CHECK(c[1] == p.pool(0));
+  CHECK(c[0] == p.pool(1));
 }

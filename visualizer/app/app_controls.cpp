@@ -333,8 +333,13 @@ void App::toolbar(Context& cx) {
   if (ImGui::SliderFloat("##at", &t, 0, static_cast<float>(static_cast<double>(r.end_time()) / 1e9), "%.3f s"))
     r.seek(static_cast<std::int64_t>(static_cast<double>(t) * 1e9));
   ui_.scrubbing = ui_.scrubbing || ImGui::IsItemActive();
+  // The position, on a line of its own when the rest of this one is too
+  // short for it (presentation mode at 1280 px, with the mode badge).
+  char position[64];
+  std::snprintf(position, sizeof position, "event %zu / %zu", r.position(), r.size());
   ImGui::SameLine();
-  ImGui::Text("event %zu / %zu", r.position(), r.size());
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(position).x) ImGui::NewLine();
+  ImGui::TextUnformatted(position);
   if (const Event* e = r.current()) {
     // The event under the cursor, in what room is left on the line (on a line
     // of its own when little is: presentation mode), cut to fit; hover shows

@@ -102,8 +102,10 @@ struct Ui {
   std::optional<std::size_t> finding_selected;
   std::optional<std::size_t> finding_request;  // --finding: shown once the findings are known
 
-  // This frame's timeline geometry, set by the timeline view for its items.
-  float time_x0 = 0, time_x1 = 1;
+  // This frame's timeline geometry, set by the timeline view for its items:
+  // the time axis's ends, and the column left of it where pools and plots
+  // are named (px, wide enough for the longest pool name, within limits).
+  float time_x0 = 0, time_x1 = 1, gutter = 110;
   std::vector<plot::Tick> ticks;
   std::optional<float> hover_x;      // the mouse, when it is over the timeline
   float plots_y0 = 0, plots_y1 = 0;  // where the counter plots are (screen px), for the smoke test

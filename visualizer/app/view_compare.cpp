@@ -113,35 +113,48 @@ std::string format(double v, Format f) {
 
 }  // namespace
 
+CompareView::Cell CompareView::cell(Context& cx, std::size_t pool) const {
+  const std::int64_t end = cx.frame.workload_end;
+  Cell c;
+  c.after_workload = end >= 0 && cx.frame.now >= end;
+  static_cast<metrics::Summary&>(c) = cx.frame.at_now.pools()[pool].summary(c.after_workload ? end : -1);
+  c.now_workers = cx.frame.at_now.pools()[pool].counters().workers;
+  if (pool < cx.frame.lateness.size()) c.late = cx.frame.lateness[pool];
+  return c;
+}
+
 void CompareView::draw(Context& cx) {
   Ui& ui = cx.ui;
   const auto& pools = cx.frame.at_now.pools();
   // Percentiles copy and partially sort every latency so far (a million
-  // events: tens of ms). While the numbers keep changing (a live run, a replay
-  // playing or stepped), a few times a second is plenty; a change after a
-  // quiet moment shows at once, and the last one at most 0.25 s later; never
-  // in a frame that also rebuilds a replay's metrics.
+  // events: 10 ms). While the numbers keep changing (a live run, a replay
+  // playing or stepped), a few times a second is plenty, one pool a frame,
+  // so no frame pays for them all; a change after a quiet moment shows at
+  // once, and the last one at most 0.25 s later; never in a frame that also
+  // rebuilds a replay's metrics. A picture (refresh_table) has them all at once.
   const double now = ImGui::GetTime();
   const std::uint64_t version = cx.frame.at_now.event_count();
   const std::int64_t end = cx.frame.workload_end;
   const bool after = end >= 0 && cx.frame.now >= end;
   const bool known_late = !cx.frame.lateness.empty();
   if (summaries_.size() != pools.size() || after != after_workload_ || known_late != lateness_known_ ||
-      (version != version_ && !ui.rebuilding && (now - computed_at_ > 0.25 || ui.refresh_table))) {
+      (version != version_ && !ui.rebuilding && ui.refresh_table)) {
     ui.refresh_table = false;
     summaries_.clear();
-    for (std::size_t i = 0; i < pools.size(); ++i) {
-      Cell c;
-      static_cast<metrics::Summary&>(c) = pools[i].summary(after ? end : -1);
-      c.now_workers = pools[i].counters().workers;
-      c.after_workload = after;
-      if (i < cx.frame.lateness.size()) c.late = cx.frame.lateness[i];
-      summaries_.push_back(c);
-    }
+    for (std::size_t i = 0; i < pools.size(); ++i) summaries_.push_back(cell(cx, i));
+    next_ = pools.size();
     version_ = version;
     computed_at_ = now;
     after_workload_ = after;
     lateness_known_ = known_late;
+  } else if (!pools.empty() && !ui.rebuilding &&
+             (next_ < pools.size() || (version != version_ && now - computed_at_ > 0.25))) {
+    if (next_ >= pools.size()) next_ = 0;  // a refresh begins
+    summaries_[next_] = cell(cx, next_);
+    if (++next_ == pools.size()) {
+      version_ = version;
+      computed_at_ = now;
+    }
   }
   if (pools.empty()) {
     ImGui::TextDisabled("Start the run to compare its pools.");

@@ -64,13 +64,13 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
     const PoolIndex& ix = cx.frame.index.pool(p);
     const ImVec2 r0{ui.time_x0, y}, r1{ui.time_x1, y + row_height - ui.px(2)};
     dl->AddRectFilled(r0, r1, IM_COL32(28, 28, 33, 255));
-    dl->AddRectFilled({ui.time_x0 - ui.px(106), y + ui.px(5)}, {ui.time_x0 - ui.px(96), y + ui.px(15)},
-                      col(ui.pool_colour(p)), 2);
+    const float left = ui.time_x0 - ui.gutter;  // the names' column: swatch, then name
+    dl->AddRectFilled({left + ui.px(4), y + ui.px(5)}, {left + ui.px(14), y + ui.px(15)}, col(ui.pool_colour(p)), 2);
     // The pool's name: the plots' legend. Click hides the pool in every
     // plot (or shows it again), Ctrl+click shows only it.
     const bool hidden = ui.pools_hidden.count(p) > 0;
     {
-      const ImVec2 n0{ui.time_x0 - ui.px(108), y}, n1{ui.time_x0 - ui.px(4), r1.y};
+      const ImVec2 n0{left + ui.px(2), y}, n1{ui.time_x0 - ui.px(4), r1.y};
       const float name_w = n1.x - n0.x - ui.px(16);
       dl->PushClipRect(n0, n1, true);
       const std::string& name = pool.info().name;
@@ -83,7 +83,7 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
         }
         shown_name += "…";
       }
-      dl->AddText({ui.time_x0 - ui.px(92), y + ui.px(2)},
+      dl->AddText({left + ui.px(18), y + ui.px(2)},
                   hidden ? IM_COL32(110, 110, 110, 255) : IM_COL32(220, 220, 220, 255), shown_name.c_str());
       dl->PopClipRect();
       ImGui::SetCursorScreenPos(n0);
@@ -106,8 +106,8 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
       ImGui::PopID();
     }
     if (hidden)
-      dl->AddLine({ui.time_x0 - ui.px(107), y + ui.px(10)}, {ui.time_x0 - ui.px(95), y + ui.px(10)},
-                  IM_COL32(20, 20, 20, 255), ui.px(2));
+      dl->AddLine({left + ui.px(3), y + ui.px(10)}, {left + ui.px(15), y + ui.px(10)}, IM_COL32(20, 20, 20, 255),
+                  ui.px(2));
     const bool hovered_row =
         mouse.y >= r0.y && mouse.y < r1.y && ImGui::IsWindowHovered() && !ImGui::IsMouseDragging(0);
     std::optional<plot::Bucket> hover;

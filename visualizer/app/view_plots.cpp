@@ -123,7 +123,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
     plot::column_ranges(cx.frame.index.pool(p).times, series_end(cx, pools[p]), map, ranges_[p]);
 
   const float top = y;
-  const float label_x = ui.time_x0 - ui.px(106);
+  const float label_x = ui.time_x0 - ui.gutter + ui.px(4);
   const std::vector<Reference> refs = references(cx);
   Area area{.r0 = {},
             .r1 = {},

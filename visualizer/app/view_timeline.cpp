@@ -182,7 +182,13 @@ void TimelineView::draw(Context& cx) {
   Ui& ui = cx.ui;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  ui.time_x0 = origin.x + ui.px(110);
+  // The names' column: the longest pool name whole where it fits in 190 px
+  // (at scale 1; a longer one is cut, its tooltip whole), beside its swatch.
+  float name_w = 0;
+  for (const metrics::PoolMetrics& p : cx.frame.metrics.pools())
+    name_w = std::max(name_w, ImGui::CalcTextSize(p.info().name.c_str()).x);
+  ui.gutter = std::clamp(name_w + ui.px(22), ui.px(110), ui.px(190));
+  ui.time_x0 = origin.x + ui.gutter;
   ui.time_x1 = std::max(ui.time_x0 + 50, origin.x + avail.x - ui.px(12));
   ui.axis.update(static_cast<double>(cx.frame.now));
   ui.ticks = plot::time_ticks(ui.map(), ui.px(110));

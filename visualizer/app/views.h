@@ -131,10 +131,12 @@ class CompareView {
   };
 
  private:
+  Cell cell(Context& cx, std::size_t pool) const;
   std::vector<Cell> summaries_;
   bool after_workload_ = false, lateness_known_ = false;
   std::uint64_t version_ = ~0ULL;  // the event count they were computed at
   double computed_at_ = -1;
+  std::size_t next_ = 0;  // a refresh under way: the next pool to recompute
 };
 
 // Per pool: what its design does, its parameters (editable before the run,

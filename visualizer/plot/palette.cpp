@@ -53,6 +53,20 @@ constexpr Rgba kOkabeItoMechanisms[] = {
 static_assert(std::size(kStandardMechanisms) == kMechanisms.size() + 2);
 static_assert(std::size(kOkabeItoMechanisms) == kMechanisms.size() + 2);
 
+// The shipped designs, the most often seen first: each prefers the slot of its
+// place here (modulo the palette's size), and the earlier ones choose first,
+// so the four main designs keep their colours in every run. The labs' reference
+// designs come last: a lab's scenario shows few other designs.
+constexpr std::string_view kDesigns[] = {
+    "fasthttp",      "ants",     "gammazero", "java",   "spawn",      "coremax",     "gopool",        "nginx",
+    "weedge",        "redis-io", "redis-bio", "phpfpm", "ants-multi", "lab01-fixed", "lab02-reaping", "lab03-keepalive",
+    "lab04-overload"};
+
+// A design's place among the shipped ones (any other after them all).
+std::size_t design_rank(std::string_view design) {
+  return static_cast<std::size_t>(std::find(std::begin(kDesigns), std::end(kDesigns), design) - std::begin(kDesigns));
+}
+
 const Palette kStandard{
     .name = "standard",
     .pools = kStandardPools,
@@ -113,11 +127,7 @@ std::size_t mechanism_slot(std::string_view code) {
 }
 
 std::size_t design_slot(std::string_view design) {
-  static constexpr std::string_view kDesigns[] = {"fasthttp",     "ants",         "gammazero",     "java",
-                                                  "spawn",        "coremax",      "ants-multi",    "lab01-fixed",
-                                                  "lab02-reaping", "lab03-coremax", "lab04-overload"};
-  if (auto it = std::find(std::begin(kDesigns), std::end(kDesigns), design); it != std::end(kDesigns))
-    return static_cast<std::size_t>(it - std::begin(kDesigns));
+  if (const std::size_t r = design_rank(design); r < std::size(kDesigns)) return r;
   std::size_t h = 2166136261u;  // FNV-1a: the same slot in every run and build
   for (char c : design) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
   return h % 9;
@@ -135,12 +145,33 @@ Rgba variant(Rgba c, std::size_t k) {
 }
 
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs) {
+  const std::size_t n = palette.pools.size();
+  // The run's designs, each once, the shipped ones first in their order.
+  std::vector<std::string_view> order;
+  for (const std::string& d : designs)
+    if (std::find(order.begin(), order.end(), d) == order.end()) order.push_back(d);
+  std::stable_sort(order.begin(), order.end(),
+                   [](std::string_view a, std::string_view b) { return design_rank(a) < design_rank(b); });
+  // Each design takes its own slot where no other took it, else the next free
+  // one; only once every slot is held do two designs share one.
+  std::vector<std::size_t> slot(order.size(), n);
+  std::vector<bool> held(n, false);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (const std::size_t s = design_slot(order[i]) % n; !held[s]) held[s] = true, slot[i] = s;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (slot[i] < n) continue;
+    const std::size_t own = design_slot(order[i]) % n;
+    std::size_t k = 1;
+    while (k < n && held[(own + k) % n]) ++k;
+    slot[i] = (own + k % n) % n;  // every slot held (k == n): its own, shared
+    held[slot[i]] = true;
+  }
+  // A slot's second pool (of the same design, or of a design sharing it) a variant.
   std::vector<Rgba> out;
-  std::vector<std::size_t> taken;  // how many pools use each slot so far
+  std::vector<std::size_t> used(n, 0);
   for (const std::string& d : designs) {
-    const std::size_t slot = design_slot(d) % palette.pools.size();
-    if (taken.size() <= slot) taken.resize(slot + 1, 0);
-    out.push_back(variant(palette.pools[slot], taken[slot]++));
+    const std::size_t s = slot[static_cast<std::size_t>(std::find(order.begin(), order.end(), d) - order.begin())];
+    out.push_back(variant(palette.pools[s], used[s]++));
   }
   return out;
 }

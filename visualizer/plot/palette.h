@@ -53,15 +53,17 @@ std::span<const std::string_view> known_mechanisms();
 // The slot of a reaping rule's code: fixed, whatever else the run reaped.
 std::size_t mechanism_slot(std::string_view code);
 
-// A design's colour slot in a palette: fixed for the shipped designs
-// (fasthttp, ants, gammazero, java, spawn, coremax, ants-multi, the labs), a
-// hash of the name for any other, so a design has the same colour in every
-// scenario.
+// A design's preferred colour slot in a palette (modulo its size): fixed for
+// the shipped designs (fasthttp, ants, gammazero, java first), a hash of the
+// name for any other, so a design has the same colour in every scenario where
+// no other design holds it.
 std::size_t design_slot(std::string_view design);
-// The colours of a run's pools, by position: each its design's colour; a
-// second pool of a colour already taken (two pools of one design, or two
-// designs sharing a slot) gets a variant of it, lighter, then darker, then
-// lighter still.
+// The colours of a run's pools, by position. Each design its own colour: its
+// slot, or when a design placed before it (the shipped ones first, in their
+// order) holds it, the next free slot; fasthttp, ants, gammazero and java
+// always keep theirs. A second pool of a design gets a variant of its colour,
+// lighter, then darker, then lighter still, as do designs that must share a
+// slot once every slot is held.
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs);
 // The k-th variant of a colour (k = 0: the colour itself).
 Rgba variant(Rgba c, std::size_t k);
