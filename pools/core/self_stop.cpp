@@ -13,13 +13,17 @@ void SelfStoppable::shutdown(ShutdownMode mode) {
   if (pool_->trace().runs_task_here()) {
     std::lock_guard g(m_);
     if (!stopper_.joinable()) stopper_ = Thread("self-stop", [this, mode] { pool_->shutdown(mode); });
+    self_stopped_.store(true, std::memory_order_release);
     return;
   }
   pool_->shutdown(mode);
   join_stopper();
 }
 
+// The pool's shutdown has returned: every task has ended, so a task that
+// started a stop set self_stopped_ before.
 void SelfStoppable::join_stopper() {
+  if (!self_stopped_.load(std::memory_order_acquire)) return;
   Thread stopper;
   {
     std::lock_guard g(m_);

@@ -13,6 +13,7 @@
 // Everything else is passed straight through.
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "pools/core/pool.h"
@@ -44,6 +45,10 @@ class SelfStoppable final : public Pool {
   void join_stopper();
 
   std::unique_ptr<Pool> pool_;
+  // Set once a task has started a stop, so that an ordinary shutdown takes
+  // no lock (in a simulation, a lock is a scheduling point: the schedules of
+  // every run would move).
+  std::atomic<bool> self_stopped_{false};
   Mutex m_;
   Thread stopper_;  // guarded by m_
 };
