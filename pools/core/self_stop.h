@@ -1,6 +1,6 @@
 // A task that stops its own pool. Pool::shutdown() waits for every thread
 // the pool started; called by one of the pool's own tasks, that includes
-// the caller's thread, and every design waited for itself forever. The
+// the caller's thread, and the designs waited for themselves for ever. The
 // originals mostly do not: ants' Release, fasthttp's Stop, Java's
 // shutdown and shutdownNow only start the stop and return (gammazero's
 // StopWait does wait for itself, forever; docs/reliability.md has the table).
