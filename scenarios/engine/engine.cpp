@@ -30,6 +30,17 @@ bool RunOutcome::stalled() const {
 
 namespace {
 
+// The clocks of pools abandoned with their threads stuck (a shutdown that
+// hung): those threads may still wake on them, so they live as long as the
+// process. Kept in a list rather than leaked, so that LeakSanitizer sees
+// them as held, not lost.
+void keep_for_abandoned_threads(std::shared_ptr<Clock> clock) {
+  static std::mutex m;
+  static auto* kept = new std::vector<std::shared_ptr<Clock>>;
+  std::lock_guard g(m);
+  kept->push_back(std::move(clock));
+}
+
 Nanos longest(const TaskInstance& t) {
   Nanos d = t.duration;
   for (const TaskInstance& c : t.children) d = std::max(d, longest(c));
@@ -637,7 +648,7 @@ void Run::collect(Segment& seg, const std::vector<std::size_t>& indices) {
       out.children_refused = d->ctx.children_refused;
       (void)d.release();
       // Its threads may still wake on the segment's clock: keep that alive too.
-      (void)new std::shared_ptr<Clock>(seg.clock);
+      keep_for_abandoned_threads(seg.clock);
       continue;
     }
     for (Thread& t : d->threads) t.join();
