@@ -16,9 +16,9 @@ ThreadPool::ThreadPool(int threads, int max_queue, const TraceTarget& target)
       trace_.spawned(w, kThreadPoolInit);
     }
   } catch (...) {
-    // A thread the OS refused fails the whole pool, as in nginx's
-    // ngx_thread_pool_init; the threads already started must exit first, or
-    // destroying them here would wait for ever.
+    // C++: a thread the OS refused fails the whole pool, as in nginx's
+    // ngx_thread_pool_init, whose process then exits; here the threads
+    // already started must exit first, or destroying them would wait for ever.
     destroy();
     throw;
   }
