@@ -105,13 +105,16 @@ std::string top_format(const std::filesystem::path& file) {
     }
     bool parse_error(std::size_t, const std::string&, const json::exception&) override { return false; }
   } sax;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return "";  // (a FIFO would block the open)
   std::ifstream in(file);
   if (!in) return "";
   json::sax_parse(in, &sax);
   return sax.format;
 }
 
-bool is_result(const std::filesystem::path& file) { return top_format(file) == scenario::kResultFormat; }
+// Any version of the result format: the result reader names the one it reads.
+bool is_result(const std::filesystem::path& file) { return top_format(file).starts_with("poolscope-result/"); }
 
 // The run's metrics so far, for an export, holding the engine's metrics lock
 // only to copy: the pools and then the events, a slice at a time (the engine
@@ -181,13 +184,11 @@ App::App(const Options& options)
     throw ConfigError("", "--counter chooses what a sweep's small multiples show, but no sweep was given (a file "
                           "written by `poolscope sweep --json`)");
   if (!live_ && !replay_) {
-    // The default scenario, behind a sweep, or when no file was given (or a bad one).
-    const std::string said = ui_.status;
-    const bool failed = ui_.status_error;
-    if (failed && (options.headless() || options.at || options.run_for))
-      throw ConfigError("", said);  // bad input: exit 2
+    // The default scenario, behind a sweep, or when no file was given (or a
+    // bad one: its dialog stays over the default scenario).
+    if (!ui_.open_error.empty() && (options.headless() || options.at || options.run_for))
+      throw ConfigError("", ui_.open_error);  // bad input: exit 2
     open_scenario(default_scenario());
-    if (!said.empty()) ui_.say(said, failed);
   }
   // --at is a replay's, --run-for a scenario's: the other kind of file would ignore it.
   if (options.at && !replay_)
@@ -202,7 +203,7 @@ App::App(const Options& options)
       throw ConfigError("", "--compare " + options.compare + ": run A must be a result to replay, but " +
                                 live_->file() + " is a scenario (runs live)");
     compare_with(options.compare);
-    if (!runs_) throw ConfigError("", "--compare: " + ui_.status);  // bad input: exit 2
+    if (!runs_) throw ConfigError("", "--compare: " + ui_.open_error);  // bad input: exit 2
   }
   if (options.run_for && replay_)
     throw ConfigError("", "--run-for runs a scenario, but " + replay_->file().file +
@@ -219,34 +220,40 @@ App::App(const Options& options)
 
 App::~App() = default;
 
-void App::open(const std::filesystem::path& file, Kind kind) {
+bool App::open(const std::filesystem::path& file, Kind kind) {
   try {
     if (kind == Kind::result && !is_result(file) && std::filesystem::exists(file))
       throw ConfigError("", file.string() + " is not a result (its top-level \"format\" is not \"" +
                                 std::string(scenario::kResultFormat) +
                                 "\"): --replay replays a result written by `poolscope run SCENARIO --events --out "
                                 "FILE`; a scenario runs live with --scenario, or given alone");
-    if (kind == Kind::any && top_format(file) == scenario::sweep::kSweepFormat) return open_sweep(load_sweep(file));
+    if (kind == Kind::any && top_format(file) == scenario::sweep::kSweepFormat) {
+      open_sweep(load_sweep(file));
+      return true;
+    }
     if (kind == Kind::result || (kind == Kind::any && is_result(file)))
       open_replay(std::make_unique<Replay>(scenario::load_result(file)));
     else
       open_scenario(LiveSession::load(file));
     sweep_.reset();
+    return true;
   } catch (const std::exception& e) {
-    ui_.say(e.what(), true);
+    ui_.open_error = e.what();  // the runner's message for the same file
+    return false;
   }
 }
 
 void App::compare_with(const std::filesystem::path& file) {
-  if (!replay_)
-    return ui_.say("comparing two runs needs a result replayed as run A: open one first (poolscope run SCENARIO "
-                   "--events --out a.json)",
-                   true);
+  if (!replay_) {
+    ui_.open_error = "comparing two runs needs a result replayed as run A: open one first (poolscope run SCENARIO "
+                     "--events --out a.json)";
+    return;
+  }
   try {
     runs_ = compare_runs(replay_->file(), scenario::load_result(file));
     ui_.say("comparing A " + runs_->a + " with B " + runs_->b);
   } catch (const std::exception& e) {
-    ui_.say(e.what(), true);
+    ui_.open_error = e.what();
   }
 }
 
@@ -431,7 +438,8 @@ void App::frame() {
   auto work = std::move(later_);
   later_.clear();
   for (auto& f : work) f();
-  for (const std::string& file : window_.take_dropped()) open(file);
+  for (const std::string& file : window_.take_dropped())
+    if (!open(file) && options_.headless()) std::printf("poolscope-gui: dialog: %s\n", ui_.open_error.c_str());
 }
 
 void App::build(const Frame& f) {
@@ -548,7 +556,7 @@ void App::build(const Frame& f) {
   ui_.hovered_worker = ui_.hovering_worker;  // what this frame's views found under the mouse, for the next
   ui_.hovering_worker.reset();
   if (auto chosen = dialog_.draw(ui_.scale))
-    later_.push_back([this, file = *chosen, b = dialog_compares_] { b ? compare_with(file) : open(file); });
+    later_.push_back([this, file = *chosen, b = dialog_compares_] { b ? compare_with(file) : void(open(file)); });
 }
 
 int App::run() {

@@ -47,6 +47,9 @@ struct Options {
   // Headless: drag the mouse from the first point to the second (button 1
   // held) before the screenshot, e.g. along the ruler to scrub a replay.
   std::optional<std::pair<std::pair<float, float>, std::pair<float, float>>> drag;
+  // Headless: these files dropped onto the window once it is up; a refused
+  // one's dialog is printed ("poolscope-gui: dialog: ...") and the last shown.
+  std::vector<std::string> drop;
   float lane_height = 0;
   std::vector<std::string> hide_pools;  // left out of the plots
   bool log_plots = false;               // every plot on a log scale
@@ -78,6 +81,7 @@ class App {
   void toolbar(Context& cx);
   void shortcuts(Context& cx);
   void overlays(Context& cx);
+  void open_error_dialog();
   // Real or simulated (app_mode.cpp): the badge of the run on screen, the
   // live run's mode and machine, its step, a speed slider (log scale, lo..hi),
   // and the banner of a failing schedule from `poolscope explore`.
@@ -95,7 +99,9 @@ class App {
   // A scenario runs live, a result replays, a sweep is shown; which is decided by the file's content.
   // `kind` any: a result if its "format" says so (--replay: a result, or an error).
   enum class Kind { any, result };
-  void open(const std::filesystem::path& file, Kind kind = Kind::any);
+  // Opens a file; one that cannot be opened leaves the view as it was and
+  // says why in a dialog (ui_.open_error). Returns whether it opened.
+  bool open(const std::filesystem::path& file, Kind kind = Kind::any);
   void open_scenario(std::unique_ptr<LiveSession> session);
   void open_replay(std::unique_ptr<Replay> replay);
   // A sweep is shown over the session, which stays behind it until it is closed.
@@ -146,6 +152,7 @@ class App {
   Phase phase_ = Phase::waiting;
   int settle_ = 0;
   int dragged_ = 0;  // frames of the --drag gesture so far
+  bool dropped_ = false;  // the --drop files have been dropped
   // The benchmark's stages: the view swept over the run (live or replayed);
   // then, in a replay, the cursor moving forward through the run as it does
   // playing, and going back (the metrics rebuilt from a snapshot).

@@ -53,7 +53,7 @@ bool applies_to_a_sweep(Action a) {
 
 void App::shortcuts(Context& cx) {
   ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
+  if (io.WantTextInput || !ui_.open_error.empty()) return;  // (the could-not-open dialog takes the keys)
   for (ImWchar c : io.InputQueueCharacters)
     if (c == '?') ui_.show_help = !ui_.show_help;
   if (ui_.show_help && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) ui_.show_help = false;
@@ -362,6 +362,7 @@ void App::toolbar(Context& cx) {
 
 void App::overlays(Context& cx) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
+  open_error_dialog();
   if (ui_.show_frame_times) {
     FrameStats s = times_.stats();
     ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x - ui_.px(24), vp->WorkPos.y + vp->WorkSize.y - ui_.px(10)},
@@ -414,6 +415,37 @@ void App::overlays(Context& cx) {
     ImGui::TextUnformatted("Replay: click or drag the ruler to move the cursor. Drop a file on the window to open it.");
     ImGui::End();
   }
+}
+
+// A file that could not be opened: the runner's message for it (file, JSON
+// path, what was expected), in a modal dialog over what is still shown.
+void App::open_error_dialog() {
+  constexpr const char* kTitle = "Could not open the file";
+  if (ui_.open_error.empty()) return;
+  if (!ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float width = std::min(ui_.px(640), vp->WorkSize.x * 0.9f);
+  ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x / 2, vp->WorkPos.y + vp->WorkSize.y / 2},
+                          ImGuiCond_Always, {0.5f, 0.5f});
+  ImGui::SetNextWindowSizeConstraints({width, 0}, {width, vp->WorkSize.y * 0.8f});
+  if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(ui_.open_error.c_str());
+  ImGui::Spacing();
+  const std::string still = sweep_   ? "Still shown: the sweep " + sweep_->file
+                            : live_  ? "Still shown: the scenario " + live_->file()
+                            : replay_ ? "Still shown: the replay of " + replay_->file().file
+                                      : std::string();
+  ImGui::TextDisabled("%s", still.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  if (ImGui::Button("OK", {ui_.px(90), 0}) || ImGui::IsKeyPressed(GLFW_KEY_ENTER) ||
+      ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) {
+    ui_.open_error.clear();
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
 }
 
 }  // namespace poolscope::gui

@@ -115,6 +115,11 @@ bool App::headless_step() {
   }
   switch (phase_) {
     case Phase::waiting: {
+      if (!options_.drop.empty() && !dropped_) {  // --drop, once the window has drawn a frame
+        dropped_ = true;
+        window_.pretend_dropped(options_.drop);
+        return true;
+      }
       // Until the run has gone on long enough (or ended); a replay is ready at once.
       bool ready = true;
       if (live_ && !sweep_) {  // (a sweep has run: the scenario behind it waits)

@@ -98,8 +98,13 @@ int main(int argc, char** argv) {
   cli.add_option("--view", view, "the time range shown, FROM:TO (e.g. 1s:2.5s)");
   cli.add_option("--hover", hover, "pretend the mouse is at X,Y (for screenshots of tooltips)");
   cli.add_option("--drag", drag, "headless: drag the mouse from X0,Y0 to X1,Y1 first (e.g. along the replay's ruler)");
+  cli.add_option("--drop", o.drop,
+                 "headless: drop this file onto the window once it is up (repeatable); a refused one's dialog is "
+                 "printed as `poolscope-gui: dialog: MESSAGE`, and the last one is in the picture")
+      ->allow_extra_args(false);  // one file each: `--drop a.json tour` still opens tour
   cli.add_option("--lane-height", o.lane_height, "worker lane height in px");
-  cli.add_option("--hide-pool", o.hide_pools, "leave this pool (by name) out of the plots, as a click on its name does");
+  cli.add_option("--hide-pool", o.hide_pools, "leave this pool (by name) out of the plots, as a click on its name does")
+      ->allow_extra_args(false);
   std::string range;
   cli.add_option("--finding", o.finding, "show the Nth finding (from 1) as a click in the Findings tab does")
       ->check(CLI::PositiveNumber);
@@ -112,7 +117,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> counters;
   for (gui::Counter c : gui::kCounters) counters.emplace_back(gui::counter_name(c));
   cli.add_option("--split-plot", o.split_plots, "split this counter plot into a small plot per pool (right-click a plot)")
-      ->check(CLI::IsMember(counters));
+      ->check(CLI::IsMember(counters))
+      ->allow_extra_args(false);
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
   cli.add_flag("--no-side-panel", o.no_side_panel, "open with the side panel hidden (H shows it)");
@@ -177,6 +183,9 @@ int main(int argc, char** argv) {
                                  "--screenshot, --save-result or --bench-frames with it");
     if (o.drag && o.screenshot.empty())
       throw CLI::ValidationError("--drag", "moves the mouse before a headless picture: give --screenshot with it");
+    if (!o.drop.empty() && o.screenshot.empty())
+      throw CLI::ValidationError("--drop", "drops files onto the window before a headless picture: give --screenshot "
+                                           "with it (or drop them with the mouse)");
     if (o.hover && o.screenshot.empty())
       throw CLI::ValidationError("--hover", "places the mouse for a screenshot: give --screenshot with it");
   } catch (const CLI::ParseError& e) {

@@ -116,7 +116,8 @@ struct Ui {
   unsigned cores = 1;
   bool render_distorts = false;
 
-  std::string status;  // the last message: what was saved, what failed
+  std::string open_error;  // why the last file could not be opened: a dialog until dismissed
+  std::string status;      // the last message: what was saved, what failed
   bool status_error = false;
   double status_time = -100;
 

@@ -162,6 +162,10 @@ std::string Window::renderer() const {
 
 std::vector<std::string> Window::take_dropped() { return std::exchange(dropped_, {}); }
 
+void Window::pretend_dropped(const std::vector<std::string>& paths) {
+  dropped_.insert(dropped_.end(), paths.begin(), paths.end());
+}
+
 Window::Image Window::read_pixels() const {
   Image img;
   glfwGetFramebufferSize(window_, &img.width, &img.height);

@@ -45,6 +45,8 @@ class Window {
 
   // Files dropped onto the window since the last call.
   std::vector<std::string> take_dropped();
+  // As if these files were dropped (the headless --drop).
+  void pretend_dropped(const std::vector<std::string>& paths);
 
   struct Image {
     int width = 0, height = 0;

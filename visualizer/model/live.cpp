@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 
 #include "pools/core/registry.h"
+#include "scenarios/engine/scenario.h"
+#include "scenarios/engine/workload.h"
 
 namespace poolscope::gui {
 
@@ -21,12 +22,16 @@ LiveSession::LiveSession(json document, std::string file, std::filesystem::path 
 LiveSession::~LiveSession() = default;
 
 std::unique_ptr<LiveSession> LiveSession::load(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw scenario::ScenarioError(file.string(), ConfigError("", "cannot open the file"));
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) scenario::load_scenario(file);  // throws, naming the position of the syntax error
-  auto s = std::make_unique<LiveSession>(std::move(j), file.string(), file.parent_path());
+  // Read, checked and counted as `poolscope validate` does (a regular file,
+  // its size, its depth, the workload's bound), so the GUI refuses what the
+  // runner refuses, with the same message.
+  auto s = std::make_unique<LiveSession>(scenario::read_scenario_json(file), file.string(), file.parent_path());
   if (!s->scenario_) throw ConfigError("", s->error_);  // it names the file and the JSON path already
+  try {
+    scenario::count_workload(*s->scenario_, scenario::Limits{});
+  } catch (const ConfigError& e) {
+    throw scenario::ScenarioError(file.string(), e);
+  }
   return s;
 }
 
