@@ -246,7 +246,7 @@ TEST_CASE("ants: a Signal between a submitter's capacity check and its Wait stil
   auto made = new_pool(1, {.Logger = [](const std::string&) {}, .DisablePurge = true},
                        TraceTarget{.clock = &clock, .stream = &stream, .name = "ants"});
   REQUIRE(made);
-  Pool& p = **made;
+  ants::Pool& p = **made;
   Gate gate;
   REQUIRE_FALSE(p.submit([&] {
     gate.pass();

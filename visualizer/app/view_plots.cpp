@@ -17,6 +17,16 @@
 
 namespace poolscope::gui {
 
+// Queueing theory's prediction for one pool over one phase (docs/theory.md):
+// a dashed reference line on the busy and queued plots. (Not in the
+// anonymous namespace: PlotsView::Area points to them.)
+struct TheoryReference {
+  std::string pool;
+  std::int64_t t0, t1;
+  double busy, queued;
+  bool blocking;  // its waiting tasks are blocked submitters: the blocked plot, not the queued one
+};
+
 namespace {
 
 // Where pool p's series ends: the replay cursor, or the newest time of a live run.
@@ -29,17 +39,8 @@ struct Hit {
   float dy;
 };
 
-// Queueing theory's prediction for one pool over one phase (docs/theory.md):
-// a dashed reference line on the busy and queued plots.
-struct Reference {
-  std::string pool;
-  std::int64_t t0, t1;
-  double busy, queued;
-  bool blocking;  // its waiting tasks are blocked submitters: the blocked plot, not the queued one
-};
-
-std::vector<Reference> predictions(const scenario::Scenario& s) {
-  std::vector<Reference> out;
+std::vector<TheoryReference> predictions(const scenario::Scenario& s) {
+  std::vector<TheoryReference> out;
   const auto phases = theory::phase_models(s);
   for (const theory::Comparison& c : theory::predict(s, phases))
     if (c.predicted && std::isfinite(c.predicted->lq))
@@ -50,12 +51,12 @@ std::vector<Reference> predictions(const scenario::Scenario& s) {
 
 // The live scenario's predictions are recomputed each frame (it can be
 // edited; a prediction costs microseconds); a replay's scenario is parsed once.
-std::vector<Reference> references(const Context& cx) {
+std::vector<TheoryReference> references(const Context& cx) {
   try {
     if (cx.live && cx.live->scenario()) return predictions(*cx.live->scenario());
     if (cx.replay) {
       static const Replay* parsed_for = nullptr;
-      static std::vector<Reference> cached;
+      static std::vector<TheoryReference> cached;
       if (parsed_for != cx.replay) {
         parsed_for = cx.replay;
         cached = predictions(scenario::parse_scenario(cx.replay->file().scenario, "replay", "."));
@@ -90,7 +91,7 @@ float PlotsView::folded_height(const Ui& ui) { return ImGui::GetTextLineHeight()
 struct PlotsView::Area {
   ImVec2 r0, r1;
   std::span<const std::size_t> pools;
-  const std::vector<Reference>* refs;
+  const std::vector<TheoryReference>* refs;
   const RunComparison* b_run;  // run B, when it is drawn
   double b_t0, b_t1;           // B's buckets drawn: those in view, up to A's cursor (s)
   const SweepSeries* b_series(std::size_t p) const {
@@ -124,7 +125,7 @@ float PlotsView::draw(Context& cx, float y, float height) {
 
   const float top = y;
   const float label_x = ui.time_x0 - ui.gutter + ui.px(4);
-  const std::vector<Reference> refs = references(cx);
+  const std::vector<TheoryReference> refs = references(cx);
   Area area{.r0 = {},
             .r1 = {},
             .pools = {},
@@ -300,7 +301,7 @@ void PlotsView::draw_area(Context& cx, Counter counter, const Area& area) {
   // The prediction, dashed in the pool's colour over its phase.
   if (counter == Counter::busy || counter == Counter::queued || counter == Counter::blocked)
     for (std::size_t p : area.pools)
-      for (const Reference& r : *area.refs) {
+      for (const TheoryReference& r : *area.refs) {
         if (r.pool != pools[p].info().name) continue;
         if (counter != Counter::busy && (counter == Counter::blocked) != r.blocking) continue;
         const auto ry = static_cast<float>(vm.to_y(counter == Counter::busy ? r.busy : r.queued));

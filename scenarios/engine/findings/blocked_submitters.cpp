@@ -9,10 +9,6 @@
 
 namespace poolscope::findings {
 
-namespace {
-constexpr std::int64_t kHandoffFloor = 1'000'000;  // 1 ms, as idle-while-queued
-}
-
 void blocked_submitters(const PoolView& v, std::vector<Finding>& out) {
   const std::int64_t task = std::max(kHandoffFloor, v.summary.service.p50);
   std::size_t count = 0;

@@ -15,7 +15,6 @@ namespace poolscope::findings {
 namespace {
 constexpr std::int64_t kLongFactor = 10;
 constexpr std::int64_t kWaitFactor = 2;
-constexpr std::int64_t kHandoffFloor = 1'000'000;  // 1 ms, as idle-while-queued
 constexpr std::size_t kMinHeldUp = 3;
 }  // namespace
 

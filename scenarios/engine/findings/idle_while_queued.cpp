@@ -9,10 +9,6 @@
 
 namespace poolscope::findings {
 
-namespace {
-constexpr std::int64_t kHandoffFloor = 1'000'000;  // 1 ms: far above any wake-up, simulated or real
-}
-
 void idle_while_queued(const PoolView& v, std::vector<Finding>& out) {
   const std::int64_t min_len = std::max(kHandoffFloor, v.summary.service.p50);
   auto all = stretches(

@@ -41,6 +41,11 @@ struct Stretch {
   std::uint32_t peak_a = 0, peak_b = 0;  // the rule's two figures' peaks over the stretch
   std::int64_t length() const { return to - from; }
 };
+// The shortest stretch a rule counts: a hand-off takes a wake-up
+// (microseconds), so 1 ms is far above one, simulated or real. Rules take
+// the longer of this and a typical task (the median service time).
+constexpr std::int64_t kHandoffFloor = 1'000'000;
+
 // Maximal stretches of the pool's series where `holds` is true, up to the
 // pool's last event. `a` and `b` are what Stretch's peaks record.
 std::vector<Stretch> stretches(const metrics::PoolMetrics& m, const std::function<bool(const Counters&)>& holds,

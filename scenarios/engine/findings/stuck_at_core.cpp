@@ -11,10 +11,6 @@
 
 namespace poolscope::findings {
 
-namespace {
-constexpr std::int64_t kHandoffFloor = 1'000'000;  // 1 ms, as idle-while-queued
-}
-
 void stuck_at_core(const PoolView& v, std::vector<Finding>& out) {
   const std::string& d = v.outcome.design;
   if (d != "java" && d != "coremax") return;  // the designs whose order is core, then queue, then max
