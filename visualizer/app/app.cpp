@@ -114,6 +114,26 @@ std::string top_format(const std::filesystem::path& file) {
 }
 
 // Any version of the result format: the result reader names the one it reads.
+// A scenario document's phases, one band each, in scenario time; up to the
+// first that does not read (a live edit in progress).
+std::vector<Ui::PhaseBand> phase_bands(const json& doc) {
+  std::vector<Ui::PhaseBand> bands;
+  std::int64_t t = 0;
+  if (doc.is_object() && doc.contains("phases") && doc["phases"].is_array())
+    for (const json& ph : doc["phases"]) {
+      if (!ph.is_object() || !ph.contains("duration") || !ph["duration"].is_string()) break;
+      auto d = parse_duration(ph["duration"].get<std::string>());
+      if (!d) break;
+      Ui::PhaseBand band;
+      band.name = ph.value("name", "");
+      if (ph.contains("arrival") && ph["arrival"].is_object()) band.kind = ph["arrival"].value("kind", "");
+      band.start = t;
+      band.end = t += d->count();
+      bands.push_back(std::move(band));
+    }
+  return bands;
+}
+
 bool is_result(const std::filesystem::path& file) { return top_format(file).starts_with("poolscope-result/"); }
 
 // The run's metrics so far, for an export, holding the engine's metrics lock
@@ -188,7 +208,9 @@ App::App(const Options& options)
     // bad one: its dialog stays over the default scenario).
     if (!ui_.open_error.empty() && (options.headless() || options.at || options.run_for))
       throw ConfigError("", ui_.open_error);  // bad input: exit 2
+    const std::string said = ui_.status;
     open_scenario(default_scenario());
+    if (sweep_) ui_.say(said);  // the sweep's line, not the scenario's waiting behind it
   }
   // --at is a replay's, --run-for a scenario's: the other kind of file would ignore it.
   if (options.at && !replay_)
@@ -306,6 +328,17 @@ void App::open_replay(std::unique_ptr<Replay> replay) {
 
 void App::open_sweep(SweepFile sweep) {
   sweep_ = std::make_unique<SweepFile>(std::move(sweep));
+  // Its scenario's phases, for the bands under the multiples: the file it
+  // names, else the shipped scenario of its name; none if neither reads.
+  sweep_phases_.clear();
+  for (const std::string& name : {sweep_->scenario_file, sweep_->scenario}) {
+    try {
+      if (name.empty()) continue;
+      sweep_phases_ = phase_bands(scenario::read_scenario_json(scenario::resolve_scenario(name)));
+      break;
+    } catch (const std::exception&) {
+    }
+  }
   sweep_view_ = {};
   for (std::size_t i = 0; i < kSweepCounterCount; ++i)
     if (sweep_counter_name(static_cast<SweepCounter>(i)) == options_.sweep_counter)
@@ -461,24 +494,8 @@ void App::build(const Frame& f) {
       for (const std::string& name : options_.split_plots)
         if (counter_name(c) == name) ui_.plot_split[static_cast<std::size_t>(c)] = true;
   }
-  // The phases, from the scenario as written (a replay's file, the live document).
-  {
-    const json& doc = live_ ? live_->document() : replay_->file().scenario;
-    ui_.phases.clear();
-    std::int64_t t = 0;
-    if (doc.is_object() && doc.contains("phases") && doc["phases"].is_array())
-      for (const json& ph : doc["phases"]) {
-        if (!ph.is_object() || !ph.contains("duration") || !ph["duration"].is_string()) break;
-        auto d = parse_duration(ph["duration"].get<std::string>());
-        if (!d) break;
-        Ui::PhaseBand band;
-        band.name = ph.value("name", "");
-        if (ph.contains("arrival") && ph["arrival"].is_object()) band.kind = ph["arrival"].value("kind", "");
-        band.start = t;
-        band.end = t += d->count();
-        ui_.phases.push_back(std::move(band));
-      }
-  }
+  // The phases, from the scenario as written (a sweep's, a replay's file, the live document).
+  ui_.phases = sweep_ ? sweep_phases_ : phase_bands(live_ ? live_->document() : replay_->file().scenario);
   Context cx{ui_, f, live_.get(), replay_.get(), later_, runs_ ? &*runs_ : nullptr};
   findings_.update(cx);
   shortcuts(cx);

@@ -122,6 +122,7 @@ class App {
   std::unique_ptr<Replay> replay_;
   std::optional<FailingSchedule> failing_;  // the replay is a failing schedule explore wrote
   std::unique_ptr<SweepFile> sweep_;        // a sweep shown instead of the session, if one is open
+  std::vector<Ui::PhaseBand> sweep_phases_;  // its scenario's phases
   SweepView sweep_view_;
   TimelineView timeline_;
   CompareView compare_;

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "visualizer/app/draw.h"
+#include "visualizer/app/views.h"
 
 namespace poolscope::gui {
 
@@ -110,8 +111,10 @@ bool SweepView::toolbar(const SweepFile& sweep, Ui& ui) {
 void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
-  // The grid's edges carry the shared axes' labels: values on the left, times at the bottom.
-  const float left = ui.px(30), bottom = line + ui.px(4), gap = ui.px(8);
+  // The grid's edges carry the shared axes' labels: values on the left, times
+  // at the bottom, under the scenario's phases (a band each) when it has them.
+  const float strip = ui.phases.empty() ? 0.0f : line + ui.px(3);
+  const float left = ui.px(30), bottom = strip + line + ui.px(4), gap = ui.px(8);
   const ImVec2 grid0{at.x + left, at.y}, grid1{at.x + size.x, at.y + size.y - bottom};
   const std::size_t n = sweep.points.size();
   const std::size_t cols = multiple_columns(n, grid1.x - grid0.x, grid1.y - grid0.y, 3.0);
@@ -179,11 +182,21 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
         const ImVec2 s = ImGui::CalcTextSize(t.label.c_str());
         dl->AddText({p0.x - s.x - ui.px(4), p0.y + static_cast<float>(t.pos) - s.y / 2}, kLabel, t.label.c_str());
       }
-    if (i + cols >= n)
+    // Where a phase begins, dashed, in every cell; the bands under the bottom row.
+    for (std::size_t k = 1; k < ui.phases.size(); ++k) {
+      const float x = x_of(static_cast<double>(ui.phases[k].start) / 1e9);
+      if (x > p1.x) break;
+      for (float y = p0.y; y < p1.y; y += ui.px(8))
+        dl->AddLine({x, y}, {x, std::min(p1.y, y + ui.px(4))}, kPhaseLine);
+    }
+    if (i + cols >= n) {
+      phase_bands(ui, dl, {p0.x, p1.y + ui.px(2)}, {p1.x, p1.y + ui.px(2) + strip},
+                  [&](std::int64_t t) { return x_of(static_cast<double>(t) / 1e9); });
       for (const auto& t : time_ticks) {
         const float w = ImGui::CalcTextSize(t.label.c_str()).x, x = p0.x + static_cast<float>(t.pos) - w / 2;
-        if (x + w <= p1.x) dl->AddText({x, p1.y + ui.px(2)}, kLabel, t.label.c_str());  // not into the next cell's
+        if (x + w <= p1.x) dl->AddText({x, p1.y + strip + ui.px(2)}, kLabel, t.label.c_str());  // not into the next cell's
       }
+    }
     const SweepPool* sp = point.pool(name);
     if (sp && sp->series) {
       // Each bucket's peak, as a filled step.

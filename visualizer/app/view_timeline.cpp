@@ -36,6 +36,34 @@ namespace {
 float phase_strip(const Ui& ui) { return ui.phases.empty() ? 0.0f : ImGui::GetTextLineHeight() + ui.px(3); }
 }  // namespace
 
+const Ui::PhaseBand* phase_bands(const Ui& ui, ImDrawList* dl, ImVec2 p0, ImVec2 p1,
+                                 const std::function<float(std::int64_t)>& to_x) {
+  if (ui.phases.empty() || p1.y <= p0.y) return nullptr;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const Ui::PhaseBand* hovered = nullptr;
+  dl->PushClipRect(p0, p1, true);
+  for (std::size_t i = 0; i < ui.phases.size(); ++i) {
+    const Ui::PhaseBand& ph = ui.phases[i];
+    const float x0 = to_x(ph.start), x1 = to_x(ph.end);
+    if (x1 < p0.x || x0 > p1.x) continue;
+    const ImU32 fill = ph.kind == "idle"    ? IM_COL32(60, 60, 66, 255)
+                       : ph.kind == "burst" ? IM_COL32(120, 96, 60, 255)
+                                            : (i % 2 ? IM_COL32(70, 80, 96, 255) : IM_COL32(80, 92, 110, 255));
+    dl->AddRectFilled({x0, p0.y + ui.px(1)}, {x1 - ui.px(1), p1.y}, fill);
+    std::string label = ph.name;
+    if (!ph.kind.empty() && ph.kind != ph.name) label += " (" + ph.kind + ")";
+    const float tx = std::max(x0, p0.x) + ui.px(3);
+    if (ImGui::CalcTextSize(label.c_str()).x < x1 - tx) {
+      dl->AddText({tx, p0.y + ui.px(1)}, IM_COL32(235, 235, 235, 255), label.c_str());
+    } else if (ImGui::CalcTextSize(ph.name.c_str()).x < x1 - tx) {
+      dl->AddText({tx, p0.y + ui.px(1)}, IM_COL32(235, 235, 235, 255), ph.name.c_str());
+    }
+    if (mouse.y >= p0.y && mouse.y < p1.y && mouse.x >= x0 && mouse.x < x1) hovered = &ph;
+  }
+  dl->PopClipRect();
+  return hovered;
+}
+
 void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
   const Ui& ui = cx.ui;
   const plot::TimeMap map = ui.map();
@@ -44,8 +72,7 @@ void time_lines(Context& cx, ImDrawList* dl, float y0, float y1) {
   for (std::size_t i = 1; i < ui.phases.size(); ++i) {
     const auto x = static_cast<float>(map.to_x(static_cast<double>(ui.phases[i].start)));
     if (x < ui.time_x0 || x > ui.time_x1) continue;
-    for (float y = y0; y < y1; y += ui.px(8))
-      dl->AddLine({x, y}, {x, std::min(y1, y + ui.px(4))}, IM_COL32(255, 230, 160, 70));
+    for (float y = y0; y < y1; y += ui.px(8)) dl->AddLine({x, y}, {x, std::min(y1, y + ui.px(4))}, kPhaseLine);
   }
   // The finding chosen in the Findings tab: an amber tint over its range.
   if (ui.finding_selected && *ui.finding_selected < ui.findings.size()) {
@@ -92,31 +119,9 @@ void TimelineView::ruler(Context& cx, ImVec2 at, float height) {
   // The scenario's phases: a band each along the ruler's lower half,
   // alternately lighter, named where there is room (hover: name, arrival, span).
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const Ui::PhaseBand* hovered_phase = nullptr;
-  if (!ui.phases.empty()) {
-    const float by0 = at.y + height - phase_strip(ui), by1 = at.y + height;
-    dl->PushClipRect({ui.time_x0, by0}, {ui.time_x1, by1}, true);
-    for (std::size_t i = 0; i < ui.phases.size(); ++i) {
-      const Ui::PhaseBand& ph = ui.phases[i];
-      const auto x0 = static_cast<float>(map.to_x(static_cast<double>(ph.start)));
-      const auto x1 = static_cast<float>(map.to_x(static_cast<double>(ph.end)));
-      if (x1 < ui.time_x0 || x0 > ui.time_x1) continue;
-      const ImU32 fill = ph.kind == "idle"    ? IM_COL32(60, 60, 66, 255)
-                         : ph.kind == "burst" ? IM_COL32(120, 96, 60, 255)
-                                              : (i % 2 ? IM_COL32(70, 80, 96, 255) : IM_COL32(80, 92, 110, 255));
-      dl->AddRectFilled({x0, by0 + ui.px(1)}, {x1 - ui.px(1), by1}, fill);
-      std::string label = ph.name;
-      if (!ph.kind.empty() && ph.kind != ph.name) label += " (" + ph.kind + ")";
-      const float tx = std::max(x0, ui.time_x0) + ui.px(3);
-      if (ImGui::CalcTextSize(label.c_str()).x < x1 - tx) {
-        dl->AddText({tx, by0 + ui.px(1)}, IM_COL32(235, 235, 235, 255), label.c_str());
-      } else if (ImGui::CalcTextSize(ph.name.c_str()).x < x1 - tx) {
-        dl->AddText({tx, by0 + ui.px(1)}, IM_COL32(235, 235, 235, 255), ph.name.c_str());
-      }
-      if (mouse.y >= by0 && mouse.y < by1 && mouse.x >= x0 && mouse.x < x1) hovered_phase = &ph;
-    }
-    dl->PopClipRect();
-  }
+  const Ui::PhaseBand* hovered_phase =
+      phase_bands(ui, dl, {ui.time_x0, at.y + height - phase_strip(ui)}, {ui.time_x1, at.y + height},
+                  [&](std::int64_t t) { return static_cast<float>(map.to_x(static_cast<double>(t))); });
   for (const plot::Tick& t : ui.ticks) {
     const float th = height - phase_strip(ui);  // the ticks' part of the ruler
     dl->AddLine({float(t.pos), at.y + th * 0.6f}, {float(t.pos), at.y + th}, IM_COL32(200, 200, 200, 160));

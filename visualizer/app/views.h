@@ -4,6 +4,7 @@
 // scratch buffers it draws with, so a frame allocates nothing new.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -179,6 +180,13 @@ void navigate(Context& cx, bool wheel_zooms, bool drag_pans = true);
 // The vertical lines every timeline item draws over itself, from y0 to y1:
 // the grid, the replay cursor or the live edge, and the mouse's time.
 void time_lines(Context& cx, ImDrawList* dl, float y0, float y1);
+// Where a phase begins, dashed down the plots (time_lines, the sweep's cells).
+inline constexpr ImU32 kPhaseLine = IM_COL32(255, 230, 160, 70);
+// The scenario's phases as bands filling [p0, p1): alternately lighter,
+// bursts amber, idle grey, each named where there is room; `to_x` maps
+// scenario time (ns) to x. Returns the band under the mouse, if any.
+const Ui::PhaseBand* phase_bands(const Ui& ui, ImDrawList* dl, ImVec2 p0, ImVec2 p1,
+                                 const std::function<float(std::int64_t)>& to_x);
 // Shows everything there is.
 void fit_all(Context& cx);
 

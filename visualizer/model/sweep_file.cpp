@@ -165,7 +165,8 @@ SweepFile read_sweep(const json& doc, const std::string& file) {
     s.file = file;
     ObjectReader sc(r.required("scenario"), "/scenario");
     s.scenario = sc.string("name");
-    sc.done({"file"});
+    s.scenario_file = sc.string("file", std::string());
+    sc.done({});
     s.mode = r.choice("mode", {"simulated", "real"});
     const json& params = array(r, "params", 1);
     for (std::size_t k = 0; k < params.size(); ++k)

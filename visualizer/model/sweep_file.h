@@ -67,7 +67,8 @@ struct SweepPoint {
 
 struct SweepFile {
   std::string file;
-  std::string scenario;  // its name
+  std::string scenario;       // its name
+  std::string scenario_file;  // as the sweep was given it (relative to where it ran)
   std::string mode;      // "simulated" or "real"
   std::vector<SweepParam> params;
   std::vector<SweepMetric> metrics;
