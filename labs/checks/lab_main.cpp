@@ -49,7 +49,7 @@ const poolscope::lab::HintRegistrar kConformanceHints[] = {
     {"conformance: the state counters agree with the trace",
      "state() reads the pool's own fields; each field must change together with the trace event that "
      "reports it (under the same lock)"},
-    {"conformance: the accounting invariant holds under 8 submitters x 10,000 tasks",
+    {"conformance: the accounting invariant holds under 8 concurrent submitters",
      "submitted = completed + threw + refused + dropped: look for a path that neither runs nor refuses a task"},
     {"conformance: a task that throws neither kills the pool nor loses other tasks",
      "trace.run() returns what the task threw; the worker must carry on (or be replaced)"},

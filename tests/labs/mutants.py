@@ -3,16 +3,19 @@
 reference solutions (the LAB_MUTANT_* blocks, built as lab_mutant_NN_name by
 labs/CMakeLists.txt), and pass the reference solutions themselves.
 
-  mutants.py BIN_DIR [--only NAME...] [--lab-only] [--repeat N]
+  mutants.py BIN_DIR [--only NAME...] [--lab-only] [--repeat N] [--jobs N]
 
 Prints, for each mutant, the checks that failed and the mechanism that
 caught it: a deterministic check, an [explore] check (simulated schedules,
 deterministic too), a [stress] check (real threads, probabilistic), the
 watchdog (TIMED OUT), a crash, or the conformance suite. Exit 1 if a mutant passed, was
 caught only by the stress checks (luck: it may pass the next grade), or a
-reference solution failed.
+reference solution failed. --jobs grades that many at once: a grade mostly
+waits (for its watchdog, for stress checks' sleeps), so the whole suite
+takes a few seconds of CPU a mutant.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -58,6 +61,7 @@ def main():
     p.add_argument("--only", nargs="*")
     p.add_argument("--lab-only", action="store_true")
     p.add_argument("--repeat", type=int, default=20)
+    p.add_argument("--jobs", type=int, default=1)
     a = p.parse_args()
     extra = ["--repeat", str(a.repeat)] + (["--lab-only"] if a.lab_only else [])
     bad = []
@@ -65,18 +69,23 @@ def main():
     if a.only:
         mutants = [m for m in mutants if any(m.endswith(o) or o in m for o in a.only)]
     labs = sorted({m.split("_")[2] for m in mutants})
+    # Every grade started at once (up to --jobs), their verdicts printed in order.
+    jobs = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs))
+    references = {lab: jobs.submit(grade, lab, ["--grader", os.path.join(a.bin_dir, "lab_grade"), "--pool",
+                                                REFERENCE[lab]], extra) for lab in labs}
+    grades = {m: jobs.submit(grade, m.split("_")[2], ["--grader", os.path.join(a.bin_dir, m)], extra)
+              for m in mutants}
     for lab in labs:  # the reference must pass, with the same options
-        code, doc = grade(lab, ["--grader", os.path.join(a.bin_dir, "lab_grade"), "--pool", REFERENCE[lab]], extra)
+        code, doc = references[lab].result()
         ok = code == 0 and doc["score"] == doc["max_score"] > 0
-        print(f"{'ok  ' if ok else 'BAD '} reference {REFERENCE[lab]}: {doc['score']}/{doc['max_score']}")
+        print(f"{'ok  ' if ok else 'BAD '} reference {REFERENCE[lab]}: {doc['score']}/{doc['max_score']}", flush=True)
         if not ok:
             bad.append(REFERENCE[lab])
     for m in mutants:
-        lab = m.split("_")[2]
         grader = os.path.join(a.bin_dir, m)
         tagged = {tag: set(subprocess.run([grader, "--list-test-names-only", f"[{tag}]"], capture_output=True,
                                           text=True).stdout.split("\n")) for tag in ("stress", "explore")}
-        code, doc = grade(lab, ["--grader", grader], extra)
+        code, doc = grades[m].result()
         failed = [t for t in doc["tests"] if t["score"] < t["max_score"]]
         how = sorted({mechanism(t, tagged) for t in failed} - {None})
         caught = code != 0 and failed and set(how) - {"stress"}
