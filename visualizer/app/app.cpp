@@ -113,7 +113,6 @@ std::string top_format(const std::filesystem::path& file) {
   return sax.format;
 }
 
-// Any version of the result format: the result reader names the one it reads.
 // A scenario document's phases, one band each, in scenario time; up to the
 // first that does not read (a live edit in progress).
 std::vector<Ui::PhaseBand> phase_bands(const json& doc) {
@@ -134,6 +133,7 @@ std::vector<Ui::PhaseBand> phase_bands(const json& doc) {
   return bands;
 }
 
+// Any version of the result format: the result reader names the one it reads.
 bool is_result(const std::filesystem::path& file) { return top_format(file).starts_with("poolscope-result/"); }
 
 // The run's metrics so far, for an export, holding the engine's metrics lock
