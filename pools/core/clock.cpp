@@ -113,43 +113,37 @@ bool ManualClock::await_waiters(std::size_t n, std::chrono::milliseconds limit) 
 // --- AdjustableClock ------------------------------------------------------------
 
 AdjustableClock::AdjustableClock(double scale, bool paused)
-    : base_wall_(std::chrono::steady_clock::now()), scale_(scale), paused_(paused) {}
+    : pieces_(std::make_shared<TimePieces>(TimePiece{TimePieces::steady_ns(), 0, paused ? 0.0 : scale})),
+      scale_(scale),
+      paused_(paused) {}
 
-Time AdjustableClock::now_locked() const {
-  if (paused_) return base_;
-  auto real = Nanos(std::chrono::steady_clock::now() - base_wall_);
-  return base_ + Nanos(static_cast<std::int64_t>(static_cast<double>(real.count()) * scale_));
-}
-
-void AdjustableClock::rebase_locked() {
-  base_ = now_locked();
-  base_wall_ = std::chrono::steady_clock::now();
-  for (auto& [deadline, cv] : waiting_) cv->cv_.notify_all();  // re-time every waiter
-}
-
-Time AdjustableClock::now() const {
-  std::lock_guard g(m_);
-  return now_locked();
+// A new piece from now on, and every waiter re-timed.
+void AdjustableClock::change_locked(double piece_scale) {
+  pieces_->start(piece_scale);
+  for (auto& [deadline, cv] : waiting_) cv->cv_.notify_all();
 }
 
 std::cv_status AdjustableClock::wait_until(CondVar& cv, LockRef lock, Time deadline) {
   // Same locking as ManualClock: the clock's mutex is held from reading the
   // time until the waiter sleeps, and changes notify under it.
   std::unique_lock clock_lock(m_);
-  if (now_locked() >= deadline) return std::cv_status::timeout;
+  if (now() >= deadline) return std::cv_status::timeout;
   auto it = waiting_.emplace(deadline, &cv);
   waiters_changed_.notify_all();
   BothLocks both{lock, clock_lock};
   if (paused_) {
     cv.cv_.wait(both);
   } else {
-    Time until = std::min(deadline, now_locked() + std::chrono::hours(24 * 365));
-    auto wall = base_wall_ + Nanos(static_cast<std::int64_t>(static_cast<double>((until - base_).count()) / scale_));
+    // The piece cannot change while m_ is held: its wall time for `deadline`.
+    const TimePiece piece = pieces_->current();
+    Time until = std::min(deadline, Time(piece.at(TimePieces::steady_ns())) + std::chrono::hours(24 * 365));
+    auto wall = std::chrono::steady_clock::time_point(
+        Nanos(piece.steady0 + static_cast<std::int64_t>(static_cast<double>(until.count() - piece.time0) / piece.scale)));
     cv.cv_.wait_until(both, wall);
   }
   waiting_.erase(it);
   waiters_changed_.notify_all();
-  bool expired = now_locked() >= deadline;
+  bool expired = now() >= deadline;
   clock_lock.unlock();
   return expired ? std::cv_status::timeout : std::cv_status::no_timeout;
 }
@@ -162,23 +156,22 @@ double AdjustableClock::scale() const {
 void AdjustableClock::set_scale(double scale) {
   std::lock_guard g(m_);
   if (scale <= 0 || scale == scale_) return;
-  rebase_locked();
   scale_ = scale;
+  if (!paused_) change_locked(scale);
 }
 
 void AdjustableClock::pause() {
   std::lock_guard g(m_);
   if (paused_) return;
-  rebase_locked();
   paused_ = true;
+  change_locked(0);
 }
 
 void AdjustableClock::resume() {
   std::lock_guard g(m_);
   if (!paused_) return;
-  base_wall_ = std::chrono::steady_clock::now();
   paused_ = false;
-  for (auto& [deadline, cv] : waiting_) cv->cv_.notify_all();
+  change_locked(scale_);
 }
 
 bool AdjustableClock::paused() const {

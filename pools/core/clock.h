@@ -11,11 +11,13 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 
 #include "pools/core/sim/wait_list.h"
 #include "pools/core/sync.h"
+#include "pools/core/time_pieces.h"
 
 namespace poolscope {
 
@@ -113,6 +115,8 @@ class SteadyClock final : public Clock {
   Time now() const override;
   std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override;
   double scale() const { return scale_; }
+  // Its time as one piece of steady_clock's, for a trace stream (pool_trace.cpp).
+  TimePiece piece() const { return TimePiece{origin_.time_since_epoch().count(), 0, scale_}; }
 
  private:
   std::chrono::steady_clock::time_point origin_;
@@ -152,11 +156,13 @@ class ManualClock final : public Clock {
 // the scenario engine's clock, so the GUI can pause a run or change its speed.
 // Every timed waiter is re-timed on a change (a waiter that computed its
 // wall-clock deadline under the old speed is woken to compute it again).
+// now() takes no lock: every pool of a run reads this one clock, and every
+// traced event of theirs used to take its mutex.
 class AdjustableClock final : public Clock {
  public:
   // Starts at time 0, running, or paused there when `paused`.
   explicit AdjustableClock(double scale = 1.0, bool paused = false);
-  Time now() const override;
+  Time now() const override { return Time(pieces_->now()); }
   std::cv_status wait_until(CondVar& cv, LockRef lock, Time deadline) override;
 
   double scale() const;
@@ -165,6 +171,10 @@ class AdjustableClock final : public Clock {
   void resume();
   bool paused() const;
 
+  // Its time as pieces of steady_clock's, for a trace stream that turns
+  // events' ticks into this clock's time (pool_trace.cpp).
+  std::shared_ptr<const TimePieces> pieces() const { return pieces_; }
+
   // Threads currently blocked in a timed wait on this clock.
   std::size_t waiters() const;
   // Test helper: blocks (on real time, at most `limit`) until at least `n`
@@ -172,14 +182,12 @@ class AdjustableClock final : public Clock {
   bool await_waiters(std::size_t n, std::chrono::milliseconds limit = std::chrono::seconds(10)) const;
 
  private:
-  Time now_locked() const;
-  void rebase_locked();
+  void change_locked(double piece_scale);
 
-  mutable std::mutex m_;
+  mutable std::mutex m_;  // changes, and the waiters
   mutable std::condition_variable waiters_changed_;
-  std::chrono::steady_clock::time_point base_wall_;
-  Time base_{0};  // scenario time at base_wall_
-  double scale_;
+  std::shared_ptr<TimePieces> pieces_;
+  double scale_;  // the speed while running, kept across a pause
   bool paused_ = false;
   std::multimap<Time, CondVar*> waiting_;
 };

@@ -60,16 +60,14 @@ PoolTrace::PoolTrace(const TraceTarget& target, std::string_view design)
       stream_(target.stream),
       name_(target.name.empty() ? std::string(design) : target.name) {
   if (!stream_) return;
+  // Real time: events carry only a tick, turned into this clock's time by
+  // the consumer from the clock's pieces.
   TimeBase base;
-  if (auto* steady = dynamic_cast<SteadyClock*>(clock_)) {
-    // Real time: events carry only a tick, turned into this clock's time by
-    // the consumer from one pair of readings taken here.
-    real_time_ = true;
-    const auto s1 = std::chrono::steady_clock::now().time_since_epoch().count();
-    base.time0 = clock_->now().count();
-    const auto s2 = std::chrono::steady_clock::now().time_since_epoch().count();
-    base = TimeBase{true, base.time0, s1 + (s2 - s1) / 2, steady->scale()};
-  }
+  if (auto* steady = dynamic_cast<SteadyClock*>(clock_))
+    base.pieces = std::make_shared<const TimePieces>(steady->piece());
+  else if (auto* adjustable = dynamic_cast<AdjustableClock*>(clock_))
+    base.pieces = adjustable->pieces();
+  real_time_ = base.pieces != nullptr;
   id_ = stream_->add_pool(name_, std::string(design), base);
 }
 

@@ -6,10 +6,10 @@
 //
 // An event carries the change it makes to the gauges, not the gauges: the
 // stream's consumer sums the changes into each event's counters, so
-// recording reads nothing other threads write. On a real clock (SteadyClock)
-// an event carries only the stream's tick, and the consumer turns it into
-// the clock's time; on any other clock (ManualClock, virtual time, the
-// engine's AdjustableClock) the clock is read for every event.
+// recording reads nothing other threads write. On real time (a SteadyClock,
+// or the engine's AdjustableClock) an event carries only the stream's tick,
+// and the consumer turns it into the clock's time; on any other clock
+// (ManualClock, virtual time) the clock is read for every event.
 #pragma once
 
 #include <atomic>
@@ -184,7 +184,7 @@ class PoolTrace {
 
   Clock* clock_;
   TraceStream* stream_;
-  bool real_time_ = false;  // clock_ is a SteadyClock: time comes from the tick (TimeBase)
+  bool real_time_ = false;  // a SteadyClock or an AdjustableClock: time comes from the tick (TimeBase)
   std::string name_;
   PoolId id_ = 0;
   std::atomic<TaskId> next_task_{1};
@@ -224,8 +224,8 @@ inline void PoolTrace::record(EventKind kind, Label rule, WorkerId w, TaskId t, 
   if (real_time_) {
     r.tick = real_time_tick(kind, t);  // the consumer turns it into the clock's time
   } else {
-    // A ManualClock, a virtual clock, the engine's adjustable clock: their
-    // time is theirs to say. The tick still orders the event in the stream.
+    // A ManualClock, a virtual clock: their time is theirs to say. The tick
+    // still orders the event in the stream.
     r.tick = trace_tick::now();
     r.time = clock_->now().count();
   }

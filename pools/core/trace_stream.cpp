@@ -313,9 +313,13 @@ void TraceStream::recycle(Queue& q) {
     e.arg = r.arg;
     e.arg2 = 0;
   }
-  if (r.pool < conv_.size() && conv_[r.pool].from_tick) {
-    const TickToTime& c = conv_[r.pool];
-    e.time = c.offset + static_cast<std::int64_t>(static_cast<double>(static_cast<std::int64_t>(r.tick - anchor_.tick)) * c.mul);
+  if (r.pool < conv_.size() && !conv_[r.pool].lines.empty()) {
+    // The piece in effect at the tick: nearly always the latest.
+    const auto& lines = conv_[r.pool].lines;
+    auto line = lines.end() - 1;
+    if (r.tick < line->from)
+      line = std::upper_bound(lines.begin(), line, r.tick, [](std::uint64_t t, const auto& l) { return t < l.from; }) - 1;
+    e.time = line->offset + static_cast<std::int64_t>(static_cast<double>(static_cast<std::int64_t>(r.tick - anchor_.tick)) * line->mul);
   }
   if (r.pool >= gauges_.size()) gauges_.resize(std::size_t{r.pool} + 1);
   Gauges& g = gauges_[r.pool];
@@ -325,6 +329,22 @@ void TraceStream::recycle(Queue& q) {
   g.blocked += (r.change >> 6 & 3) - 1;
   auto clamp = [](std::int64_t v) { return v < 0 ? 0u : static_cast<std::uint32_t>(v); };
   e.counters = Counters{clamp(g.workers), clamp(g.busy), clamp(g.queued), clamp(g.blocked)};
+}
+
+// steady(tick) = anchor.steady + (tick - anchor.tick) × ns_per_tick, and a
+// piece's time = time0 + (steady - steady0) × scale: per piece, a line in ticks.
+void TraceStream::update_lines(const TimeBase& base, TickToTime& c) {
+  if (!base.pieces) return;
+  c.seen = base.pieces->copy(c.seen, c.pieces);
+  c.lines.resize(c.pieces.size());
+  for (std::size_t k = 0; k < c.pieces.size(); ++k) {
+    const TimePiece& p = c.pieces[k];
+    // The first piece also takes any tick before it (a clock made before its
+    // pool records nothing earlier; this only guards the rounding).
+    const auto from = static_cast<std::int64_t>(anchor_.tick) +
+                      static_cast<std::int64_t>(static_cast<double>(p.steady0 - anchor_.steady) / ns_per_tick_);
+    c.lines[k] = {k == 0 || from < 0 ? 0 : static_cast<std::uint64_t>(from), p.at(anchor_.steady), ns_per_tick_ * p.scale};
+  }
 }
 
 std::size_t TraceStream::drain(std::vector<Event>& out, std::size_t max) {
@@ -341,16 +361,8 @@ std::size_t TraceStream::drain(std::vector<Event>& out, std::size_t max) {
                    static_cast<double>(anchor_.tick - anchor_start_.tick);
   else
     ns_per_tick_ = trace_tick::ns_per_tick();
-  // steady(tick) = anchor.steady + (tick - anchor.tick) × ns_per_tick; the pool's
-  // time = time0 + (steady(tick) - steady0) × scale.
   conv_.resize(bases_.size());
-  for (std::size_t i = 0; i < bases_.size(); ++i) {
-    const TimeBase& b = bases_[i];
-    conv_[i].from_tick = b.from_tick;
-    const std::int64_t d = anchor_.steady - b.steady0;
-    conv_[i].offset = b.time0 + (b.scale == 1.0 ? d : static_cast<std::int64_t>(static_cast<double>(d) * b.scale));
-    conv_[i].mul = ns_per_tick_ * b.scale;
-  }
+  for (std::size_t i = 0; i < bases_.size(); ++i) update_lines(bases_[i], conv_[i]);
 
   // First look: what each queue has published, and the newest tick among it.
   // Every event that causally precedes one of these was published before it

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "pools/core/event.h"
+#include "pools/core/time_pieces.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -75,17 +76,15 @@ inline std::uint64_t now() {
 }
 }  // namespace trace_tick
 
-// How the consumer turns a pool's ticks into its clock's time, for pools on a
-// real clock: time = time0 + (steady(tick) - steady0) × scale, where
-// steady(tick) is steady_clock at that tick (the consumer keeps the tick's
-// rate and an anchor per drain). Pools on any other clock (a ManualClock, a
-// virtual one, the engine's adjustable clock) read it for every event and
-// carry the time themselves (from_tick false).
+// How the consumer turns a pool's ticks into its clock's time, for pools on
+// real time (a SteadyClock, or the engine's AdjustableClock that can pause
+// and change speed): the clock's pieces, each a line through steady_clock's
+// time (time_pieces.h), which the consumer knows at every tick from the
+// tick's rate and an anchor it takes per drain. Pools on any other clock (a
+// ManualClock, a virtual one) read it for every event and carry the time
+// themselves (no pieces).
 struct TimeBase {
-  bool from_tick = false;
-  std::int64_t time0 = 0;    // the pool's clock ...
-  std::int64_t steady0 = 0;  // ... and steady_clock (ns since its epoch), read together
-  double scale = 1.0;
+  std::shared_ptr<const TimePieces> pieces;
 };
 
 class TraceStream {
@@ -153,8 +152,8 @@ class TraceStream {
 
   // How a Record is stored: 32 bytes, half a cache line, for the events of a
   // task on a pool whose time comes from the tick; an event that carries
-  // its own time (a pool on a ManualClock, a virtual or an adjustable
-  // clock), an arg beyond 32 bits or an arg2 is followed by a SlotExtra in
+  // its own time (a pool on a ManualClock or a virtual clock), an arg
+  // beyond 32 bits or an arg2 is followed by a SlotExtra in
   // the same block. The last slot of a block too short for an event of two
   // is marked kPad, and the event goes to the next block.
   struct Slot {
@@ -244,12 +243,20 @@ class TraceStream {
   };
   std::vector<Gauges> gauges_;   // per pool, summed from the events drained
   std::vector<TimeBase> bases_;  // per pool, copied from add_pool's
-  // Per pool, for this drain: time = offset + (tick - anchor_.tick) × mul.
+  // Per pool: its clock's pieces (copied as they come), and for this drain
+  // each piece as a line in ticks: time = offset + (tick - anchor_.tick) × mul
+  // from tick `from` on.
   struct TickToTime {
-    bool from_tick = false;
-    std::int64_t offset = 0;
-    double mul = 0;
+    std::size_t seen = 0;  // pieces copied so far
+    std::vector<TimePiece> pieces;
+    struct Line {
+      std::uint64_t from;
+      std::int64_t offset;
+      double mul;
+    };
+    std::vector<Line> lines;  // empty: the pool carries its own time
   };
+  void update_lines(const TimeBase& base, TickToTime& c);
   std::vector<TickToTime> conv_;
   // A queue being merged: its next record, and how many published records
   // are left to read.

@@ -232,3 +232,60 @@ TEST_CASE("adjustable clock: a waiter timed at a slow speed is re-timed when the
   CHECK(woke);
   CHECK(clock.now() >= deadline);
 }
+
+TEST_CASE("adjustable clock: now() never goes back while another thread pauses, resumes and rescales it") {
+  AdjustableClock clock(1.0);
+  std::atomic<bool> stop{false};
+  std::atomic<int> readers_ready{0};
+  std::atomic<std::int64_t> backwards{0};
+  auto read = [&] {
+    Time last = clock.now();
+    readers_ready.fetch_add(1);
+    while (!stop.load(std::memory_order_relaxed)) {
+      const Time t = clock.now();
+      if (t < last) backwards.fetch_add(1);
+      last = t;
+    }
+  };
+  Thread a("reader-a", read), b("reader-b", read);
+  test::await_condition([&] { return readers_ready.load() == 2; }, "both readers read");
+  for (int i = 0; i < 20'000; ++i) {
+    switch (i % 4) {
+      case 0: clock.pause(); break;
+      case 1: clock.set_scale(i % 8 == 1 ? 0.25 : 0.5); break;  // while paused: kept for the resume
+      case 2: clock.resume(); break;
+      case 3: clock.set_scale(1.0 + (i % 5)); break;
+    }
+  }
+  stop = true;
+  a.join();
+  b.join();
+  CHECK(backwards.load() == 0);
+  // One piece per pause, resume and change while running, and the first.
+  std::vector<TimePiece> pieces;
+  CHECK(clock.pieces()->copy(0, pieces) == 1 + 5'000 * 3);
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
+    CHECK(pieces[i].steady0 >= pieces[i - 1].steady0);
+    CHECK(pieces[i].time0 >= pieces[i - 1].time0);
+  }
+}
+
+TEST_CASE("adjustable clock: paused it reads the pause's time, and resumed it goes on from there at its speed") {
+  AdjustableClock clock(1.0, /*paused=*/true);
+  CHECK(clock.now() == Time(0));
+  clock.set_scale(1000.0);  // while paused: only remembered
+  CHECK(clock.now() == Time(0));
+  clock.resume();
+  test::await_condition([&] { return clock.now() > Time(0); }, "the clock moves");
+  clock.pause();
+  const Time frozen = clock.now();
+  const auto steady_then = std::chrono::steady_clock::now();
+  test::await_condition([&] { return std::chrono::steady_clock::now() - steady_then > 1ms; }, "a real millisecond");
+  CHECK(clock.now() == frozen);
+  std::vector<TimePiece> pieces;
+  REQUIRE(clock.pieces()->copy(0, pieces) == 3);  // paused at 0, running at 1000×, paused
+  CHECK(pieces[0].scale == 0.0);
+  CHECK(pieces[1].scale == 1000.0);
+  CHECK(pieces[2].scale == 0.0);
+  CHECK(pieces[2].time0 == frozen.count());
+}

@@ -197,6 +197,40 @@ TEST_CASE("trace stream: a pool on a real clock gets its clock's time from the t
   }
 }
 
+TEST_CASE("trace stream: a pool on the engine's adjustable clock gets its time from the tick, across pauses and speeds") {
+  TraceStream stream;
+  AdjustableClock clock(10.0);
+  PoolTrace trace({.clock = &clock, .stream = &stream}, "demo");
+  std::vector<std::pair<std::int64_t, std::int64_t>> around;  // clock before and after each event
+  auto record = [&] {
+    const auto before = clock.now().count();
+    trace.spawned(trace.new_worker_id(), kNoLabel);
+    around.emplace_back(before, clock.now().count());
+    // Real time passes between events: a wrong piece would be off by 20 ms
+    // of clock time at 10x, far beyond the tolerance below.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  };
+  record();
+  clock.pause();
+  record();
+  record();  // both at the pause's time
+  clock.set_scale(100.0);
+  clock.resume();
+  record();
+  clock.set_scale(1.0);
+  record();
+  std::vector<Event> events;
+  stream.drain(events);
+  REQUIRE(events.size() == 5);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    // Good to a few microseconds of real time; allow 1 ms of clock time.
+    CHECK(events[i].time >= around[i].first - 1'000'000);
+    CHECK(events[i].time <= around[i].second + 1'000'000);
+  }
+  CHECK(events[1].time == events[2].time);
+  CHECK(around[1].first == around[2].second);  // the clock did stand still
+}
+
 TEST_CASE("pool trace: each operation moves the right counters and the accounting") {
   ManualClock clock;
   TraceStream stream;
