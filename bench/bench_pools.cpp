@@ -2,6 +2,7 @@
 // workloads (docs/performance.md reads the results as ratios):
 //   dispatch/  1,000,000 no-op tasks, 1 or 2 workers, 1 or 2 submitters, untraced
 //   trace_cost/ the same, 1 submitter, tracing off and on in alternating rounds: on ÷ off
+//              (clock:engine: both on the scenario engine's AdjustableClock, as in a run)
 //   wakeup/    an idle pool, one task at a time: submit -> start, p50 and p99
 //   sleep/     100,000 tasks of 10 ms on at most 5,000 workers: time over the 200 ms floor, peak RSS and threads
 //   churn/     bursts and idle gaps that make a pool grow and reap: threads created per 1,000 tasks,
@@ -148,7 +149,7 @@ void dispatch(benchmark::State& state, const Target& target, int workers, int su
 
 // Tracing on ÷ off, as throughput: time off ÷ time on, one ratio per round;
 // reports their median and range, and the events dropped in all the "on" runs.
-void trace_cost(benchmark::State& state, const Target& target, int workers) {
+void trace_cost(benchmark::State& state, const Target& target, int workers, bool engine_clock) {
   std::vector<double> ratios;
   double dropped = 0, recorded = 0, tasks_run = 0, on_ns = 0;
   for (auto _ : state) {
@@ -157,9 +158,13 @@ void trace_cost(benchmark::State& state, const Target& target, int workers) {
       for (int k = 0; k < 2; ++k) {
         const bool traced = (k == 1) != (round % 2 == 1);
         Tracing tracing(traced);
+        // On the engine's clock, as in a scenario run, both runs read it.
+        AdjustableClock clock;
+        TraceTarget to = tracing.target();
+        if (engine_clock) to.clock = &clock;
         std::unique_ptr<Executor> ex;
         try {
-          ex = target.make(workers, Purpose::fixed, tracing.target());
+          ex = target.make(workers, Purpose::fixed, to);
         } catch (const std::exception& e) {
           return fail(state, e);
         }
@@ -394,11 +399,15 @@ void register_all() {
   for (const Target& t : all) {
     if (t.reference) continue;  // never traced
     for (int workers : {1, 2})
-      RegisterBenchmark(("trace_cost/" + t.name + "/w:" + std::to_string(workers)).c_str(),
-                        [&t, workers](benchmark::State& s) { trace_cost(s, t, workers); })
-          ->Iterations(1)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+      for (bool engine_clock : {false, true}) {
+        if (engine_clock && workers == 2) continue;  // one row is enough to see the clock's part
+        RegisterBenchmark(("trace_cost/" + t.name + "/w:" + std::to_string(workers) + (engine_clock ? "/clock:engine" : ""))
+                              .c_str(),
+                          [&t, workers, engine_clock](benchmark::State& s) { trace_cost(s, t, workers, engine_clock); })
+            ->Iterations(1)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+      }
   }
   for (const Target& t : all)
     RegisterBenchmark(("wakeup/" + t.name).c_str(), [&t](benchmark::State& s) { wakeup(s, t); })

@@ -4,6 +4,8 @@
 //   BM_TickOrder/*                            whether a clock is ordered across cores (a hand-off's
 //                                             receiver must never stamp before its sender)
 //   BM_RecordEvent                            one event, from 1 and from 2 threads into one stream
+//   BM_EngineClockRead, BM_RecordEventEngineClock  the same on the scenario engine's clock
+//                                             (AdjustableClock), and one read of it, from 1 and 2 threads
 //   BM_RecordTask                             a task's five events (submitted, queued, handoff,
 //                                             started, finished) through a pool's PoolTrace
 //   BM_RecordEventUntraced                    an untraced pool
@@ -124,10 +126,7 @@ void BM_TickOrder(benchmark::State& state) {
   state.counters["worst_inversion_ns"] = worst * ns_per;
 }
 
-void BM_RecordEvent(benchmark::State& state) {
-  // One pool for every run and thread (made once, thread-safely, and freed at
-  // exit): its events are all the benchmark needs of it.
-  static PoolTrace trace({.stream = &stream(), .name = "bench"}, "bench");
+void record_events(benchmark::State& state, PoolTrace& trace) {
   int n = 0;
   for (auto _ : state) {
     trace.emit(EventKind::task_started, kNoLabel, 1, static_cast<TaskId>(n));
@@ -139,6 +138,29 @@ void BM_RecordEvent(benchmark::State& state) {
     }
   }
   state.counters["dropped"] = static_cast<double>(stream().dropped());
+}
+
+void BM_RecordEvent(benchmark::State& state) {
+  // One pool for every run and thread (made once, thread-safely, and freed at
+  // exit): its events are all the benchmark needs of it.
+  static PoolTrace trace({.stream = &stream(), .name = "bench"}, "bench");
+  record_events(state, trace);
+}
+
+// The engine's clock: every pool of a scenario run lives on one
+// AdjustableClock (pausable, speed adjustable from the GUI).
+AdjustableClock& engine_clock() {
+  static AdjustableClock clock;
+  return clock;
+}
+
+void BM_EngineClockRead(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(engine_clock().now());
+}
+
+void BM_RecordEventEngineClock(benchmark::State& state) {
+  static PoolTrace trace({.clock = &engine_clock(), .stream = &stream(), .name = "bench-engine"}, "bench");
+  record_events(state, trace);
 }
 
 // A queued task's five events, from one thread, through the pool's own
@@ -267,6 +289,8 @@ BENCHMARK_TEMPLATE(BM_TickOrder, steady_ns)->Iterations(1)->UseRealTime()->Unit(
 BENCHMARK(BM_CoarseClock);
 BENCHMARK(BM_RecordEventUntraced);
 BENCHMARK(BM_RecordEvent)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_EngineClockRead)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_RecordEventEngineClock)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_TaskUntraced);
 BENCHMARK(BM_RecordTask);
 BENCHMARK(BM_Drain)->UseRealTime();

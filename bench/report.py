@@ -151,6 +151,11 @@ def main(argv):
                 ("CLOCK_MONOTONIC_COARSE", "BM_CoarseClock", f"resolution {fmt(res / 1e6 if res else None, 1)} ms"),
                 ("record one event, 1 thread", "BM_RecordEvent/threads:1", ""),
                 ("record one event, 2 threads into one stream (per thread)", "BM_RecordEvent/threads:2", ""),
+                ("the engine's clock read (AdjustableClock::now), 2 threads (per thread)",
+                 "BM_EngineClockRead/threads:2", "every pool of a scenario run reads it"),
+                ("record one event on the engine's clock, 1 thread", "BM_RecordEventEngineClock/threads:1", ""),
+                ("record one event on the engine's clock, 2 threads (per thread)",
+                 "BM_RecordEventEngineClock/threads:2", ""),
                 ("untraced pool (no stream)", "BM_RecordEventUntraced", "")):
             t.add(label, fmt(get(k, "real_time"), 1), ratio(get(k, "real_time"), clock), note)
         task_on, task_off = get("BM_RecordTask", "real_time"), get("BM_TaskUntraced", "real_time")
@@ -166,11 +171,11 @@ def main(argv):
         t.print()
         t = Table("Tracing on ÷ tracing off, saturated dispatch, 1 submitter: throughput ratio, median of "
                   "alternating rounds (range) (>= 0.95 is the goal)",
-                  ["design", "1 worker", "2 workers", "events a task (1w / 2w)", "events dropped (1w / 2w)"], markdown)
+                  ["design", "1 worker", "2 workers", "1 worker, the engine's clock", "events a task (1w / 2w)",
+                   "events dropped (1w / 2w)"], markdown)
         for name in designs:
             cells = [name]
-            for w in (1, 2):
-                k = f"trace_cost/{name}/w:{w}"
+            for k in (f"trace_cost/{name}/w:1", f"trace_cost/{name}/w:2", f"trace_cost/{name}/w:1/clock:engine"):
                 r, lo, hi = get(k, "ratio"), get(k, "ratio_min"), get(k, "ratio_max")
                 # A run that dropped events recorded less work than it did: its ratio says nothing.
                 if r is None:
