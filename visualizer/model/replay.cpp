@@ -24,6 +24,7 @@ Replay::Replay(scenario::ResultFile file, std::size_t snapshot_every) : file_(st
     last = std::max(last, e.time);
     keys_.push_back(last);
   }
+  percentiles_ = RunPercentiles(metrics_);
   start_.set_pools(file_.pool_infos());
   at_cursor_ = start_;
   // The next rebuild's storage, sized for any moment of the run at once, so
@@ -112,6 +113,12 @@ void Replay::add_at_cursor(std::size_t p) {
 }
 
 bool Replay::sync_at_cursor(bool allow_rebuild, std::size_t budget) {
+  const bool current = bring_at_cursor(allow_rebuild, budget);
+  percentiles_.follow(at_cursor_);
+  return current;
+}
+
+bool Replay::bring_at_cursor(bool allow_rebuild, std::size_t budget) {
   if (position_ >= at_cursor_position_) {
     rebuilding_ = false;  // the cursor came forward again: an unfinished rebuild is not needed
     // Forward too, a budget at a time: a click far ahead on the ruler is a
@@ -160,7 +167,8 @@ void Replay::with_frame(const std::function<void(const Frame&)>& f) {
           .at_now = at_cursor_,
           .workload_end = workload_end_,
           .lateness = lateness_,
-          .at_now_behind = behind()});
+          .at_now_behind = behind(),
+          .percentiles = &percentiles_});
 }
 
 }  // namespace poolscope::gui

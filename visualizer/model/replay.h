@@ -7,6 +7,7 @@
 // start, when that is nearer than the first), never by replaying the whole
 // run. A snapshot is a copy of the metrics, so there are at most
 // kMaxSnapshots: one every 50,000 events, or every eighth of a longer run.
+// Their latency percentiles follow them without sorting (prefix_percentiles.h).
 #pragma once
 
 #include <functional>
@@ -15,6 +16,7 @@
 
 #include "scenarios/engine/result_reader.h"
 #include "visualizer/model/frame.h"
+#include "visualizer/model/prefix_percentiles.h"
 
 namespace poolscope::gui {
 
@@ -60,6 +62,8 @@ class Replay {
   // The cursor is before the metrics as of it: the next sync rebuilds.
   bool going_back() const { return position_ < at_cursor_position_; }
   const metrics::RunMetrics& at_cursor() const { return at_cursor_; }
+  // The latency percentiles of at_cursor(), kept up to date with it.
+  const RunPercentiles& percentiles() const { return percentiles_; }
   // How many events the last rebuild (going back) replayed, and how many
   // snapshots are kept: for the tests.
   std::size_t last_rebuild_events() const { return last_rebuild_events_; }
@@ -76,6 +80,8 @@ class Replay {
   // Adds events [at_cursor_position_, p) to at_cursor_, keeping a snapshot at
   // every multiple of snapshot_every_ it passes.
   void add_at_cursor(std::size_t p);
+  // sync_at_cursor() but the percentiles.
+  bool bring_at_cursor(bool allow_rebuild, std::size_t budget);
 
   scenario::ResultFile file_;
   metrics::RunMetrics metrics_;
@@ -90,6 +96,7 @@ class Replay {
   bool playing_ = false;
   metrics::RunMetrics at_cursor_;
   std::size_t at_cursor_position_ = 0;
+  RunPercentiles percentiles_;  // at_cursor_'s, over the whole run's latencies
   std::size_t snapshot_every_;
   std::vector<std::pair<std::size_t, metrics::RunMetrics>> snapshots_;  // (position, the metrics as of it), sorted
   std::size_t last_rebuild_events_ = 0;
