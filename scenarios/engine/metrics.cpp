@@ -273,6 +273,18 @@ void RunMetrics::set_pools(const std::vector<PoolInfo>& pools) {
 PoolMetrics* RunMetrics::pool(PoolId id) { return id < pools_.size() ? &pools_[id] : nullptr; }
 const PoolMetrics* RunMetrics::pool(PoolId id) const { return id < pools_.size() ? &pools_[id] : nullptr; }
 
+void RunMetrics::copy_pool(const RunMetrics& other, std::size_t i) {
+  if (i < pools_.size())
+    pools_[i] = other.pools_[i];
+  else
+    pools_.push_back(other.pools_[i]);
+  if (i + 1 < other.pools_.size()) return;
+  pools_.erase(pools_.begin() + static_cast<std::ptrdiff_t>(other.pools_.size()), pools_.end());
+  keep_events_ = other.keep_events_;
+  events_ = other.events_;
+  event_count_ = other.event_count_;
+}
+
 void RunMetrics::add(std::span<const Event> events) {
   for (const Event& e : events) {
     while (pools_.size() <= e.pool) pools_.emplace_back(PoolInfo{static_cast<PoolId>(pools_.size()), "?", "?"});

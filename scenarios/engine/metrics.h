@@ -234,6 +234,10 @@ class RunMetrics {
   // Names the pools (from TraceStream::pools()); events of unnamed pools get a placeholder.
   void set_pools(const std::vector<PoolInfo>& pools);
   void add(std::span<const Event> events);
+  // Copies `other`'s pool i over this one's, reusing its storage. Called for
+  // i = 0, 1, ... in turn it makes this a copy of `other` a pool at a time
+  // (the last pool brings the rest), so a large copy can be spread out.
+  void copy_pool(const RunMetrics& other, std::size_t i);
 
   std::vector<PoolMetrics>& pools() { return pools_; }
   const std::vector<PoolMetrics>& pools() const { return pools_; }

@@ -24,6 +24,7 @@ class Replay {
  public:
   static constexpr std::size_t kSnapshotEvery = 50'000;
   static constexpr std::size_t kMaxSnapshots = 8;
+  static constexpr std::size_t kAll = static_cast<std::size_t>(-1);
 
   // Throws ScenarioError if the file has no events (written without --events).
   // `snapshot_every` 0: max(kSnapshotEvery, events / kMaxSnapshots).
@@ -49,14 +50,15 @@ class Replay {
   // While playing, moves the cursor by `wall_seconds` times `speed`; stops at the end.
   void advance(double wall_seconds, double speed);
 
-  // Brings the metrics as of the cursor up to date. Going back means
-  // rebuilding them from the nearest snapshot before the cursor;
-  // `allow_rebuild` false defers that (while the user drags the cursor).
-  // Returns whether they are current.
+  // Brings the metrics as of the cursor up to date. Going back, or forward
+  // past a snapshot by more than `budget`, means rebuilding them from the
+  // nearest snapshot before the cursor; `allow_rebuild` false defers that
+  // (while the user drags the cursor). Returns whether they are current.
   // `budget` bounds the events one call adds (the GUI gives a frame's
-  // worth): until it has caught up, it returns false; going back,
-  // at_cursor() stays as it was meanwhile, going forward it is partway.
-  bool sync_at_cursor(bool allow_rebuild = true, std::size_t budget = static_cast<std::size_t>(-1));
+  // worth), and then a rebuild copies its snapshot a pool a call: until it
+  // has caught up, it returns false; rebuilding, at_cursor() stays as it
+  // was meanwhile, adding forward it is partway.
+  bool sync_at_cursor(bool allow_rebuild = true, std::size_t budget = kAll);
   // The metrics as of the cursor are behind it (a rebuild going on, or deferred).
   bool behind() const { return at_cursor_position_ != position_; }
   // The cursor is before the metrics as of it: the next sync rebuilds.
@@ -100,11 +102,13 @@ class Replay {
   std::size_t snapshot_every_;
   std::vector<std::pair<std::size_t, metrics::RunMetrics>> snapshots_;  // (position, the metrics as of it), sorted
   std::size_t last_rebuild_events_ = 0;
-  // A rebuild going back, a budget at a time: the metrics from a snapshot at
+  // A rebuild, a budget at a time: the metrics from a snapshot at
   // rebuild_from_, brought up to building_position_. Between rebuilds it
   // keeps the replaced metrics' storage for the next one to copy into.
   metrics::RunMetrics building_;
   metrics::RunMetrics start_;  // no event yet, the pools named
+  const metrics::RunMetrics* rebuild_source_ = nullptr;  // the snapshot copied (null: start_)
+  std::size_t copied_pools_ = 0;                          // of it so far
   std::size_t building_position_ = 0, rebuild_from_ = 0;
   bool rebuilding_ = false;
   std::int64_t workload_end_ = -1;            // the scenario's phases, summed
