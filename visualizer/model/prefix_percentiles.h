@@ -27,8 +27,8 @@ class PrefixPercentiles {
   std::size_t size() const { return rank_.size(); }
   // How many of the first values are counted.
   std::size_t count() const { return count_; }
-  // Counts the first m values (at most size()): forward adds the new ones;
-  // back removes, or counts again from nothing where that is cheaper.
+  // Counts the first m values (at most size()): adds the new ones or removes
+  // the last ones, or counts again from nothing where that is cheaper.
   void set_count(std::size_t m);
   metrics::Percentiles percentiles() const;
 
