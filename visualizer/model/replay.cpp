@@ -135,8 +135,9 @@ bool Replay::bring_at_cursor(bool allow_rebuild, std::size_t budget) {
   if (!allow_rebuild) return false;
   // Rebuild from the nearest snapshot at or before the cursor (else the
   // start), into building_; the metrics as of the old cursor stay in
-  // at_cursor_ until it is done.
-  if (!rebuilding_ || building_position_ > position_) {
+  // at_cursor_ until it is done. A rebuild under way starts again when the
+  // cursor went before it, or past a snapshot it has not reached.
+  if (!rebuilding_ || building_position_ > position_ || from > building_position_) {
     rebuild_source_ = after == snapshots_.begin() ? nullptr : &std::prev(after)->second;
     building_position_ = from;
     rebuild_from_ = from;
