@@ -79,6 +79,7 @@ void PoolMetrics::add(const Event& e) {
     case EventKind::submitter_unblocked:
       if (auto it = pending_.find(e.task); it != pending_.end() && it->second.blocked >= 0) {
         blocked_.push_back(t - it->second.blocked);
+        s.blocked_total += t - it->second.blocked;
         blocked_waits_.push_back({it->second.blocked, t, e.task});
         it->second.blocked = -1;
       }
@@ -157,22 +158,30 @@ void PoolMetrics::add(const Event& e) {
 }
 
 Percentiles PoolMetrics::percentiles(std::vector<std::int64_t> v) {
-  Percentiles p;
-  p.count = v.size();
-  if (v.empty()) return p;
-  // Nearest rank: the smallest value with at least q of the samples at or below it.
-  auto rank = [&](double q) {
-    auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
-    k = std::clamp<std::size_t>(k, 1, v.size()) - 1;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-    return v[k];
-  };
-  p.p50 = rank(0.50);
-  p.p95 = rank(0.95);
-  p.p99 = rank(0.99);
-  p.max = *std::max_element(v.begin(), v.end());
-  p.mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-  return p;
+  // Summed before the partial sorts move them: in arrival order, as the GUI
+  // sums them, so the mean is the same to the last bit.
+  const double sum = std::accumulate(v.begin(), v.end(), 0.0);
+  auto sorted_from = v.begin();  // the ranks come in increasing order: each sort leaves the larger ones after it
+  return percentiles_by_rank(v.size(), sum, [&](std::size_t k) {
+    const auto at = v.begin() + static_cast<std::ptrdiff_t>(k);
+    std::nth_element(sorted_from, at, v.end());
+    sorted_from = at;
+    return *at;
+  });
+}
+
+const std::vector<std::int64_t>& PoolMetrics::latencies(Latency k) const {
+  switch (k) {
+    case Latency::queue_wait:
+      return queue_wait_;
+    case Latency::service:
+      return service_;
+    case Latency::end_to_end:
+      return end_to_end_;
+    case Latency::blocked:
+      break;
+  }
+  return blocked_;
 }
 
 Counters PoolMetrics::counters_at(std::int64_t t) const {
@@ -182,12 +191,13 @@ Counters PoolMetrics::counters_at(std::int64_t t) const {
 }
 
 Summary PoolMetrics::summary(std::int64_t end_of_workload) const {
+  Summary s = summary_without_percentiles(end_of_workload);
+  for (Latency k : kLatencies) s.latency(k) = percentiles(latencies(k));
+  return s;
+}
+
+Summary PoolMetrics::summary_without_percentiles(std::int64_t end_of_workload) const {
   Summary s = totals_;
-  s.queue_wait = percentiles(queue_wait_);
-  s.service = percentiles(service_);
-  s.end_to_end = percentiles(end_to_end_);
-  s.blocked = percentiles(blocked_);
-  for (std::int64_t b : blocked_) s.blocked_total += b;
   s.final_workers = end_of_workload >= 0 ? counters_at(end_of_workload).workers : counters().workers;
   s.first_time = std::max<std::int64_t>(first_t_, 0);
   s.last_time = last_t_;
@@ -262,6 +272,18 @@ void RunMetrics::set_pools(const std::vector<PoolInfo>& pools) {
 
 PoolMetrics* RunMetrics::pool(PoolId id) { return id < pools_.size() ? &pools_[id] : nullptr; }
 const PoolMetrics* RunMetrics::pool(PoolId id) const { return id < pools_.size() ? &pools_[id] : nullptr; }
+
+void RunMetrics::copy_pool(const RunMetrics& other, std::size_t i) {
+  if (i < pools_.size())
+    pools_[i] = other.pools_[i];
+  else
+    pools_.push_back(other.pools_[i]);
+  if (i + 1 < other.pools_.size()) return;
+  pools_.erase(pools_.begin() + static_cast<std::ptrdiff_t>(other.pools_.size()), pools_.end());
+  keep_events_ = other.keep_events_;
+  events_ = other.events_;
+  event_count_ = other.event_count_;
+}
 
 void RunMetrics::add(std::span<const Event> events) {
   for (const Event& e : events) {

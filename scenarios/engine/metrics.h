@@ -5,6 +5,8 @@
 // while a run is live), and never asks a pool anything.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -58,6 +60,36 @@ struct Percentiles {
   double mean = 0;                                  // ns
 };
 
+// Nearest rank: the index, in ascending order, of the smallest of n samples
+// with at least q of them at or below it.
+inline std::size_t nearest_rank(double q, std::size_t n) {
+  auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(n)));
+  return std::clamp<std::size_t>(k, 1, n) - 1;
+}
+
+// The percentiles of n samples summed to `sum` (in the order they arrived),
+// given `kth(k)`, the k-th smallest; k is asked in increasing order. The one
+// definition behind the runner's sort and the GUI's incremental counts
+// (visualizer/model/prefix_percentiles.h), so both pick the same samples.
+template <class KthSmallest>
+Percentiles percentiles_by_rank(std::size_t n, double sum, KthSmallest&& kth) {
+  Percentiles p;
+  p.count = n;
+  if (n == 0) return p;
+  p.p50 = kth(nearest_rank(0.50, n));
+  p.p95 = kth(nearest_rank(0.95, n));
+  p.p99 = kth(nearest_rank(0.99, n));
+  p.max = kth(n - 1);
+  p.mean = sum / static_cast<double>(n);
+  return p;
+}
+
+// The latencies a summary gives percentiles of.
+enum class Latency : std::uint8_t { queue_wait, service, end_to_end, blocked };
+inline constexpr std::size_t kLatencyKinds = 4;
+inline constexpr Latency kLatencies[kLatencyKinds] = {Latency::queue_wait, Latency::service, Latency::end_to_end,
+                                                      Latency::blocked};
+
 struct Summary {
   std::uint64_t submitted = 0, completed = 0, threw = 0, refused = 0, dropped = 0;
   std::map<std::string, std::uint64_t> refused_by_reason;  // rule code -> tasks
@@ -81,6 +113,19 @@ struct Summary {
   double mean_busy = 0;
   double utilisation = 0;  // time-weighted busy / workers
   std::int64_t first_time = 0, last_time = 0;
+  // One of the four above.
+  Percentiles& latency(Latency k) {
+    return k == Latency::queue_wait   ? queue_wait
+           : k == Latency::service    ? service
+           : k == Latency::end_to_end ? end_to_end
+                                      : blocked;
+  }
+  const Percentiles& latency(Latency k) const {
+    return k == Latency::queue_wait   ? queue_wait
+           : k == Latency::service    ? service
+           : k == Latency::end_to_end ? end_to_end
+                                      : blocked;
+  }
   bool invariant_holds() const { return submitted == completed + threw + refused + dropped; }
   // Never wraps: a trace that dropped events can show more ends than submissions.
   std::uint64_t in_flight() const {
@@ -133,6 +178,11 @@ class PoolMetrics {
   // `end_of_workload` (scenario ns), if given, is when final_workers is read:
   // the pool's size when the last phase ended, before it was shut down.
   Summary summary(std::int64_t end_of_workload = -1) const;
+  // summary() without the percentiles (left empty), so without copying and
+  // sorting every latency: for a caller that keeps them itself (a replay).
+  Summary summary_without_percentiles(std::int64_t end_of_workload = -1) const;
+  // Every sample of a latency so far, in the order they arrived.
+  const std::vector<std::int64_t>& latencies(Latency k) const;
   // The counters in force at time t.
   Counters counters_at(std::int64_t t) const;
   const std::vector<CounterPoint>& series() const { return series_; }
@@ -184,6 +234,10 @@ class RunMetrics {
   // Names the pools (from TraceStream::pools()); events of unnamed pools get a placeholder.
   void set_pools(const std::vector<PoolInfo>& pools);
   void add(std::span<const Event> events);
+  // Copies `other`'s pool i over this one's, reusing its storage. Called for
+  // i = 0, 1, ... in turn it makes this a copy of `other` a pool at a time
+  // (the last pool brings the rest), so a large copy can be spread out.
+  void copy_pool(const RunMetrics& other, std::size_t i);
 
   std::vector<PoolMetrics>& pools() { return pools_; }
   const std::vector<PoolMetrics>& pools() const { return pools_; }

@@ -111,6 +111,48 @@ TEST_CASE("replay: a jump far ahead catches up a budget at a time") {
   check_identical(r.at_cursor(), r.metrics());
 }
 
+TEST_CASE("replay: a jump far ahead past a snapshot starts from it, copying it a pool a call") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read(), 64);
+  const std::size_t n = r.size();
+  REQUIRE(n > 200);
+  r.step(static_cast<long>(n));
+  REQUIRE(r.sync_at_cursor());  // the snapshots, on the way
+  r.step(1 - static_cast<long>(n));
+  REQUIRE(r.sync_at_cursor());
+  r.step(static_cast<long>(n) - 2);
+  REQUIRE(r.position() == n - 1);
+  int calls = 0;
+  while (!r.sync_at_cursor(true, 50)) {
+    CHECK(r.at_cursor().event_count() == 1);  // the old moment, until the rebuild is done
+    REQUIRE(++calls < 1000);
+  }
+  CHECK(r.last_rebuild_events() < 64);  // from the last snapshot, not from event 1
+  CHECK(calls >= static_cast<int>(r.metrics().pools().size()));
+  check_identical(r.at_cursor(), prefix(r.file(), n - 1));
+}
+
+TEST_CASE("replay: a rebuild under way starts again from a snapshot the cursor has moved past") {
+  auto w = test::run_and_write(true);
+  Replay r(w.read(), 16);
+  const std::size_t n = r.size();
+  REQUIRE(n > 100);
+  r.step(static_cast<long>(n));
+  REQUIRE(r.sync_at_cursor());
+  r.step(1 - static_cast<long>(n));
+  REQUIRE(r.sync_at_cursor());
+  // Far ahead, 8 events past a snapshot: a rebuild from it, its pools
+  // copied and an event added, one a call; then on, past more snapshots.
+  const std::size_t halfway = 16 * (n / 32) + 8;
+  r.step(static_cast<long>(halfway) - 1);
+  for (int i = 0; i < 3; ++i) REQUIRE_FALSE(r.sync_at_cursor(true, 1));
+  r.step(static_cast<long>(n - 2 - halfway));
+  int calls = 0;
+  while (!r.sync_at_cursor(true, 50)) REQUIRE(++calls < 1000);
+  CHECK(r.last_rebuild_events() < 16);
+  check_identical(r.at_cursor(), prefix(r.file(), n - 2));
+}
+
 TEST_CASE("replay: a result without events cannot be replayed, and the error says how to get one") {
   auto w = test::run_and_write(false);
   CHECK_THROWS_WITH(Replay(w.read()), Catch::Contains("--events"));

@@ -99,3 +99,43 @@ TEST_CASE("step line: a view that starts late carries the value in from before i
   CHECK(cols[0].max == 3);
   CHECK(cols[9].x_last == 210);
 }
+
+static void check_same_columns(const std::vector<Column>& kept, const std::vector<Column>& fresh) {
+  REQUIRE(kept.size() == fresh.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    INFO("column " << i);
+    CHECK(kept[i].x_first == fresh[i].x_first);
+    CHECK(kept[i].x_last == fresh[i].x_last);
+    CHECK(kept[i].enter == fresh[i].enter);
+    CHECK(kept[i].min == fresh[i].min);
+    CHECK(kept[i].max == fresh[i].max);
+    CHECK(kept[i].exit == fresh[i].exit);
+  }
+}
+
+TEST_CASE("step line: decimating again keeps the columns whose range is unchanged, as if done from nothing") {
+  std::vector<std::int64_t> t;
+  std::vector<std::uint32_t> v;
+  for (int i = 0; i < 100'000; ++i) {
+    t.push_back(i * 3);
+    v.push_back(static_cast<std::uint32_t>((i * 7919) % 101));
+  }
+  Series s(t, v);
+  const TimeMap map{.t0 = 0, .t1 = 300'000, .x0 = 0, .x1 = 500};
+  std::vector<ColumnRange> before, now;
+  std::vector<Column> kept, fresh;
+  // A cursor moving forward, then back; then the view panned.
+  for (std::int64_t end : {1'000, 120'000, 121'000, 299'999, 50'000}) {
+    INFO("cursor at " << end);
+    column_ranges(s.times, end, map, now);
+    decimate_steps(now, before, s.values, kept);
+    decimate_steps(now, s.values, fresh);
+    check_same_columns(kept, fresh);
+    before = now;
+  }
+  const TimeMap panned{.t0 = 600, .t1 = 300'600, .x0 = 0, .x1 = 500};
+  column_ranges(s.times, 299'999, panned, now);
+  decimate_steps(now, before, s.values, kept);
+  decimate_steps(now, s.values, fresh);
+  check_same_columns(kept, fresh);
+}

@@ -25,9 +25,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Events added to the metrics as of a replay's cursor in one frame, after a
-// jump back (a rebuild from a snapshot) or far ahead: about 1 ms on this
-// project's machine, on top of copying the snapshot.
-constexpr std::size_t kRebuildEventsPerFrame = 25'000;
+// jump back (a rebuild from a snapshot) or far ahead: about 1.5 ms on this
+// project's loaded machine, as is copying one pool of a snapshot, which
+// takes a frame of its own. 25,000 took 3 to 4 ms, over a 16 ms frame.
+constexpr std::size_t kRebuildEventsPerFrame = 10'000;
 
 // CPU time this thread has used, in ms: a frame's cost without the time the
 // machine gave to other threads (llvmpipe's rasterizers, other programs).
@@ -404,12 +405,13 @@ void App::frame() {
 
   if (replay_) {
     replay_->advance(io.DeltaTime, ui_.replay_speed);
-    // While the cursor is dragged back, rebuilding the metrics as of it waits.
+    // While the cursor is dragged, rebuilding the metrics as of it (back, or
+    // far ahead past a snapshot) waits.
     // A frame's worth at a time after a jump: the table catches up over a
     // few frames instead of stalling one. Playing adds what the speed asks
     // (a budget would leave a fast replay's table behind for good).
     const bool going_back = replay_->going_back() && !ui_.scrubbing;
-    replay_->sync_at_cursor(!ui_.scrubbing, replay_->playing() ? static_cast<std::size_t>(-1) : kRebuildEventsPerFrame);
+    replay_->sync_at_cursor(!ui_.scrubbing, replay_->playing() ? Replay::kAll : kRebuildEventsPerFrame);
     ui_.rebuilding = going_back || replay_->behind();
     ui_.scrubbing = false;  // the ruler and the scrubber say again this frame
   }

@@ -96,14 +96,15 @@ void App::print_bench() const {
       sw.vertices / std::max<std::size_t>(1, s.frames), w.median, w.p99);
   if (!replay_) return;
   const FrameStats p = frame_stats(bench_[play].cpu), pb = frame_stats(bench_[play].build);
-  const FrameStats k = frame_stats(bench_[back].cpu);
+  const FrameStats k = frame_stats(bench_[back].cpu), kb = frame_stats(bench_[back].build);
   std::printf(
-      "    the replay playing (the cursor through the whole run in %zu frames; the table refreshed\n"
-      "    4 times a second): median %.2f ms, p99 %.2f ms, max %.2f ms (building: median %.2f ms, p99 %.2f ms)\n"
+      "    the replay playing (the cursor through the whole run in %zu frames; the table following it):\n"
+      "      median %.2f ms, p99 %.2f ms, max %.2f ms (building: median %.2f ms, p99 %.2f ms)\n"
       "    the replay going back (%zu frames: %d jumps back, each rebuilding the metrics from the nearest of\n"
-      "    %zu snapshots, then the table refreshed): median %.2f ms, p99 %.2f ms, max %.2f ms\n",
+      "    %zu snapshots, then the table refreshed): median %.2f ms, p99 %.2f ms, max %.2f ms\n"
+      "      (building: median %.2f ms, p99 %.2f ms)\n",
       p.frames, p.median, p.p99, p.max, pb.median, pb.p99, k.frames, bench_jumps_, replay_->snapshots(), k.median,
-      k.p99, k.max);
+      k.p99, k.max, kb.median, kb.p99);
 }
 
 bool App::headless_step() {

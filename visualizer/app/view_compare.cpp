@@ -117,8 +117,14 @@ CompareView::Cell CompareView::cell(Context& cx, std::size_t pool) const {
   const std::int64_t end = cx.frame.workload_end;
   Cell c;
   c.after_workload = end >= 0 && cx.frame.now >= end;
-  static_cast<metrics::Summary&>(c) = cx.frame.at_now.pools()[pool].summary(c.after_workload ? end : -1);
-  c.now_workers = cx.frame.at_now.pools()[pool].counters().workers;
+  const metrics::PoolMetrics& pm = cx.frame.at_now.pools()[pool];
+  if (cx.frame.percentiles) {
+    static_cast<metrics::Summary&>(c) = pm.summary_without_percentiles(c.after_workload ? end : -1);
+    cx.frame.percentiles->fill(pool, c);
+  } else {
+    static_cast<metrics::Summary&>(c) = pm.summary(c.after_workload ? end : -1);
+  }
+  c.now_workers = pm.counters().workers;
   if (pool < cx.frame.lateness.size()) c.late = cx.frame.lateness[pool];
   return c;
 }
@@ -126,19 +132,21 @@ CompareView::Cell CompareView::cell(Context& cx, std::size_t pool) const {
 void CompareView::draw(Context& cx) {
   Ui& ui = cx.ui;
   const auto& pools = cx.frame.at_now.pools();
-  // Percentiles copy and partially sort every latency so far (a million
-  // events: 10 ms). While the numbers keep changing (a live run, a replay
-  // playing or stepped), a few times a second is plenty, one pool a frame,
-  // so no frame pays for them all; a change after a quiet moment shows at
-  // once, and the last one at most 0.25 s later; never in a frame that also
-  // rebuilds a replay's metrics. A picture (refresh_table) has them all at once.
+  // A live run's percentiles copy and partially sort every latency so far
+  // (a million events: 10 ms). While its numbers keep changing, a few times
+  // a second is plenty, one pool a frame, so no frame pays for them all; a
+  // change after a quiet moment shows at once, and the last one at most
+  // 0.25 s later. A replay keeps its percentiles up to date as the cursor
+  // moves (frame.percentiles): every pool, every frame the numbers change.
+  // Never in a frame that also rebuilds a replay's metrics. A picture
+  // (refresh_table) has them all at once.
   const double now = ImGui::GetTime();
   const std::uint64_t version = cx.frame.at_now.event_count();
   const std::int64_t end = cx.frame.workload_end;
   const bool after = end >= 0 && cx.frame.now >= end;
   const bool known_late = !cx.frame.lateness.empty();
   if (summaries_.size() != pools.size() || after != after_workload_ || known_late != lateness_known_ ||
-      (version != version_ && !ui.rebuilding && ui.refresh_table)) {
+      (version != version_ && !ui.rebuilding && (ui.refresh_table || cx.frame.percentiles))) {
     ui.refresh_table = false;
     summaries_.clear();
     for (std::size_t i = 0; i < pools.size(); ++i) summaries_.push_back(cell(cx, i));

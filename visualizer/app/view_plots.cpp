@@ -118,8 +118,14 @@ float PlotsView::draw(Context& cx, float y, float height) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
 
+  ++frame_;
+  std::swap(before_, ranges_);
+  if (index_generation_ != cx.frame.index.generation()) before_.clear();  // another run: keep nothing
+  index_generation_ = cx.frame.index.generation();
+  before_.resize(pools.size());
   ranges_.resize(pools.size());
   columns_.resize(pools.size());
+  decimated_in_.resize(pools.size());
   for (std::size_t p = 0; p < pools.size(); ++p)
     plot::column_ranges(cx.frame.index.pool(p).times, series_end(cx, pools[p]), map, ranges_[p]);
 
@@ -246,8 +252,12 @@ void PlotsView::draw_area(Context& cx, Counter counter, const Area& area) {
 
   std::uint32_t highest = 0;
   for (std::size_t p : area.pools) {
-    plot::decimate_steps(ranges_[p], cx.frame.index.pool(p).values[cu], columns_[p]);
-    highest = std::max(highest, plot::columns_max(columns_[p]));
+    // Columns decimated last frame, from before_, keep what is still in range.
+    const bool last_frame = decimated_in_[p][cu] + 1 == frame_;
+    plot::decimate_steps(ranges_[p], last_frame ? std::span(before_[p]) : std::span<const plot::ColumnRange>(),
+                         cx.frame.index.pool(p).values[cu], columns_[p][cu]);
+    decimated_in_[p][cu] = frame_;
+    highest = std::max(highest, plot::columns_max(columns_[p][cu]));
     if (const SweepSeries* b = area.b_series(p))
       if (auto peak = peak_between(*b, static_cast<SweepCounter>(counter), area.b_t0, area.b_t1))
         highest = std::max(highest, static_cast<std::uint32_t>(std::ceil(*peak)));
@@ -285,7 +295,7 @@ void PlotsView::draw_area(Context& cx, Counter counter, const Area& area) {
     const float shift = visible > 1 && visible <= 10
                             ? step * (static_cast<float>(k) - static_cast<float>(visible - 1) * 0.5f)
                             : 0.0f;
-    plot::step_line(columns_[p], vm, line_);
+    plot::step_line(columns_[p][cu], vm, line_);
     points_.resize(line_.size());
     for (std::size_t i = 0; i < line_.size(); ++i) points_[i] = {line_[i].x, line_[i].y - shift};
     // A whole number of pixels thick: ImGui then anti-aliases with a texture, half the vertices.

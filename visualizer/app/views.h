@@ -4,6 +4,8 @@
 // scratch buffers it draws with, so a frame allocates nothing new.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -35,7 +37,12 @@ class PlotsView {
   void label_column(Context& cx, Counter counter, float label_x, ImVec2 r0, ImVec2 r1, std::size_t shown);
   void draw_area(Context& cx, Counter counter, const Area& area);
   std::vector<std::vector<plot::ColumnRange>> ranges_;  // per pool, shared by its counters
-  std::vector<std::vector<plot::Column>> columns_;      // per pool, for the counter being drawn
+  // Last frame's ranges, and per pool and counter the columns decimated and
+  // the frame they were (so those still in range are kept: a replay playing).
+  std::vector<std::vector<plot::ColumnRange>> before_;
+  std::vector<std::array<std::vector<plot::Column>, kCounterCount>> columns_;
+  std::vector<std::array<std::uint64_t, kCounterCount>> decimated_in_;
+  std::uint64_t frame_ = 0, index_generation_ = 0;
   std::vector<std::size_t> shown_;                      // the pools the plot being drawn shows
   std::vector<plot::Point> line_;
   std::vector<ImVec2> points_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scenarios/engine/metrics.h"
+#include "visualizer/model/prefix_percentiles.h"
 #include "visualizer/model/trace_index.h"
 
 namespace poolscope::gui {
@@ -39,6 +40,9 @@ struct Frame {
   std::span<const SubmitLateness> lateness = {};
   // at_now is behind `now`: a replay's metrics are still being rebuilt.
   bool at_now_behind = false;
+  // at_now's latency percentiles, kept up to date as events arrive (a
+  // replay); null: the table sorts at_now's latencies for them (a live run).
+  const RunPercentiles* percentiles = nullptr;
 };
 
 }  // namespace poolscope::gui

@@ -24,6 +24,7 @@ Replay::Replay(scenario::ResultFile file, std::size_t snapshot_every) : file_(st
     last = std::max(last, e.time);
     keys_.push_back(last);
   }
+  percentiles_ = RunPercentiles(metrics_);
   start_.set_pools(file_.pool_infos());
   at_cursor_ = start_;
   // The next rebuild's storage, sized for any moment of the run at once, so
@@ -112,7 +113,19 @@ void Replay::add_at_cursor(std::size_t p) {
 }
 
 bool Replay::sync_at_cursor(bool allow_rebuild, std::size_t budget) {
-  if (position_ >= at_cursor_position_) {
+  const bool current = bring_at_cursor(allow_rebuild, budget);
+  percentiles_.follow(at_cursor_);
+  return current;
+}
+
+bool Replay::bring_at_cursor(bool allow_rebuild, std::size_t budget) {
+  // Far ahead, past a snapshot, adding from the nearest snapshot before the
+  // cursor beats adding every event up to it (back to the end after the start).
+  auto after = std::upper_bound(snapshots_.begin(), snapshots_.end(), position_,
+                                [](std::size_t p, const auto& s) { return p < s.first; });
+  const std::size_t from = after == snapshots_.begin() ? 0 : std::prev(after)->first;
+  const bool far_ahead = from > at_cursor_position_ && position_ - at_cursor_position_ > budget;
+  if (position_ >= at_cursor_position_ && !far_ahead) {
     rebuilding_ = false;  // the cursor came forward again: an unfinished rebuild is not needed
     // Forward too, a budget at a time: a click far ahead on the ruler is a
     // million events' worth of adding.
@@ -120,25 +133,29 @@ bool Replay::sync_at_cursor(bool allow_rebuild, std::size_t budget) {
     return at_cursor_position_ == position_;
   }
   if (!allow_rebuild) return false;
-  // Going back: rebuild from the nearest snapshot at or before the cursor
-  // (else the start), into building_, at most `budget` events a call; the
-  // metrics as of the old cursor stay in at_cursor_ until it is done.
-  if (!rebuilding_ || building_position_ > position_) {
-    auto it = std::upper_bound(snapshots_.begin(), snapshots_.end(), position_,
-                               [](std::size_t p, const auto& s) { return p < s.first; });
-    // Copy-assigned, not constructed: building_ holds the storage of the
-    // metrics a previous rebuild replaced, so the copy reuses its vectors'
-    // capacity and nodes instead of allocating (and page-faulting) tens of
-    // MB, which was most of the cost of going back.
-    if (it == snapshots_.begin()) {
-      building_ = start_;
-      building_position_ = 0;
-    } else {
-      building_ = std::prev(it)->second;
-      building_position_ = std::prev(it)->first;
-    }
-    rebuild_from_ = building_position_;
+  // Rebuild from the nearest snapshot at or before the cursor (else the
+  // start), into building_; the metrics as of the old cursor stay in
+  // at_cursor_ until it is done. A rebuild under way starts again when the
+  // cursor went before it, or past a snapshot it has not reached.
+  if (!rebuilding_ || building_position_ > position_ || from > building_position_) {
+    rebuild_source_ = after == snapshots_.begin() ? nullptr : &std::prev(after)->second;
+    building_position_ = from;
+    rebuild_from_ = from;
+    copied_pools_ = 0;
     rebuilding_ = true;
+  }
+  // Copy-assigned, not constructed: building_ holds the storage of the
+  // metrics a previous rebuild replaced, so the copy reuses its vectors'
+  // capacity and nodes instead of allocating (and page-faulting) tens of MB.
+  // With a budget, a pool a call: a snapshot of a million events is 25 MB.
+  const metrics::RunMetrics& source = rebuild_source_ ? *rebuild_source_ : start_;
+  if (source.pools().empty() && copied_pools_ == 0) {
+    building_ = source;
+    copied_pools_ = 1;
+  }
+  while (copied_pools_ < source.pools().size()) {
+    building_.copy_pool(source, copied_pools_++);
+    if (budget != kAll) return false;
   }
   const std::size_t to = position_ - building_position_ > budget ? building_position_ + budget : position_;
   building_.add(std::span<const Event>(file_.events).subspan(building_position_, to - building_position_));
@@ -160,7 +177,8 @@ void Replay::with_frame(const std::function<void(const Frame&)>& f) {
           .at_now = at_cursor_,
           .workload_end = workload_end_,
           .lateness = lateness_,
-          .at_now_behind = behind()});
+          .at_now_behind = behind(),
+          .percentiles = &percentiles_});
 }
 
 }  // namespace poolscope::gui

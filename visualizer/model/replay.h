@@ -7,6 +7,7 @@
 // start, when that is nearer than the first), never by replaying the whole
 // run. A snapshot is a copy of the metrics, so there are at most
 // kMaxSnapshots: one every 50,000 events, or every eighth of a longer run.
+// Their latency percentiles follow them without sorting (prefix_percentiles.h).
 #pragma once
 
 #include <functional>
@@ -15,6 +16,7 @@
 
 #include "scenarios/engine/result_reader.h"
 #include "visualizer/model/frame.h"
+#include "visualizer/model/prefix_percentiles.h"
 
 namespace poolscope::gui {
 
@@ -22,6 +24,7 @@ class Replay {
  public:
   static constexpr std::size_t kSnapshotEvery = 50'000;
   static constexpr std::size_t kMaxSnapshots = 8;
+  static constexpr std::size_t kAll = static_cast<std::size_t>(-1);
 
   // Throws ScenarioError if the file has no events (written without --events).
   // `snapshot_every` 0: max(kSnapshotEvery, events / kMaxSnapshots).
@@ -47,19 +50,22 @@ class Replay {
   // While playing, moves the cursor by `wall_seconds` times `speed`; stops at the end.
   void advance(double wall_seconds, double speed);
 
-  // Brings the metrics as of the cursor up to date. Going back means
-  // rebuilding them from the nearest snapshot before the cursor;
-  // `allow_rebuild` false defers that (while the user drags the cursor).
-  // Returns whether they are current.
+  // Brings the metrics as of the cursor up to date. Going back, or forward
+  // past a snapshot by more than `budget`, means rebuilding them from the
+  // nearest snapshot before the cursor; `allow_rebuild` false defers that
+  // (while the user drags the cursor). Returns whether they are current.
   // `budget` bounds the events one call adds (the GUI gives a frame's
-  // worth): until it has caught up, it returns false; going back,
-  // at_cursor() stays as it was meanwhile, going forward it is partway.
-  bool sync_at_cursor(bool allow_rebuild = true, std::size_t budget = static_cast<std::size_t>(-1));
+  // worth), and then a rebuild copies its snapshot a pool a call: until it
+  // has caught up, it returns false; rebuilding, at_cursor() stays as it
+  // was meanwhile, adding forward it is partway.
+  bool sync_at_cursor(bool allow_rebuild = true, std::size_t budget = kAll);
   // The metrics as of the cursor are behind it (a rebuild going on, or deferred).
   bool behind() const { return at_cursor_position_ != position_; }
   // The cursor is before the metrics as of it: the next sync rebuilds.
   bool going_back() const { return position_ < at_cursor_position_; }
   const metrics::RunMetrics& at_cursor() const { return at_cursor_; }
+  // The latency percentiles of at_cursor(), kept up to date with it.
+  const RunPercentiles& percentiles() const { return percentiles_; }
   // How many events the last rebuild (going back) replayed, and how many
   // snapshots are kept: for the tests.
   std::size_t last_rebuild_events() const { return last_rebuild_events_; }
@@ -76,6 +82,8 @@ class Replay {
   // Adds events [at_cursor_position_, p) to at_cursor_, keeping a snapshot at
   // every multiple of snapshot_every_ it passes.
   void add_at_cursor(std::size_t p);
+  // sync_at_cursor() but the percentiles.
+  bool bring_at_cursor(bool allow_rebuild, std::size_t budget);
 
   scenario::ResultFile file_;
   metrics::RunMetrics metrics_;
@@ -90,14 +98,17 @@ class Replay {
   bool playing_ = false;
   metrics::RunMetrics at_cursor_;
   std::size_t at_cursor_position_ = 0;
+  RunPercentiles percentiles_;  // at_cursor_'s, over the whole run's latencies
   std::size_t snapshot_every_;
   std::vector<std::pair<std::size_t, metrics::RunMetrics>> snapshots_;  // (position, the metrics as of it), sorted
   std::size_t last_rebuild_events_ = 0;
-  // A rebuild going back, a budget at a time: the metrics from a snapshot at
+  // A rebuild, a budget at a time: the metrics from a snapshot at
   // rebuild_from_, brought up to building_position_. Between rebuilds it
   // keeps the replaced metrics' storage for the next one to copy into.
   metrics::RunMetrics building_;
   metrics::RunMetrics start_;  // no event yet, the pools named
+  const metrics::RunMetrics* rebuild_source_ = nullptr;  // the snapshot copied (null: start_)
+  std::size_t copied_pools_ = 0;                          // of it so far
   std::size_t building_position_ = 0, rebuild_from_ = 0;
   bool rebuilding_ = false;
   std::int64_t workload_end_ = -1;            // the scenario's phases, summed

@@ -80,7 +80,13 @@ std::string_view marker_row_name(MarkerRow row) {
   return "";
 }
 
+std::uint64_t TraceIndex::next_generation() {
+  static std::uint64_t last = 0;  // the GUI thread's only
+  return ++last;
+}
+
 void TraceIndex::reset() {
+  generation_ = next_generation();
   pools_.clear();
   flows_.reset();
   events_seen_ = 0;

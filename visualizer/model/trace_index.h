@@ -58,6 +58,9 @@ class TraceIndex {
   // gained since the last call.
   void sync(const metrics::RunMetrics& metrics, std::span<const Event> events);
 
+  // Another number when the index starts again (reset, or another index):
+  // what a view kept from an earlier frame is of another run then.
+  std::uint64_t generation() const { return generation_; }
   std::size_t pools() const { return pools_.size(); }
   const PoolIndex& pool(std::size_t i) const { return pools_[i]; }
   std::int64_t last_time() const { return last_time_; }  // the newest time in any pool
@@ -70,11 +73,13 @@ class TraceIndex {
 
  private:
   static void add_caller_event(PoolIndex& ix, const Event& e, std::int64_t t);
+  static std::uint64_t next_generation();
 
   std::vector<PoolIndex> pools_;
   TaskFlows flows_;
   std::size_t events_seen_ = 0;
   std::int64_t last_time_ = 0;
+  std::uint64_t generation_ = next_generation();
 };
 
 }  // namespace poolscope::gui

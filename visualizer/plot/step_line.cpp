@@ -40,8 +40,16 @@ void column_ranges(std::span<const std::int64_t> times, std::int64_t end, const 
 }
 
 void decimate_steps(std::span<const ColumnRange> ranges, const MinMaxIndex& values, std::vector<Column>& out) {
-  out.clear();
-  for (const ColumnRange& r : ranges) {
+  decimate_steps(ranges, {}, values, out);
+}
+
+void decimate_steps(std::span<const ColumnRange> ranges, std::span<const ColumnRange> before, const MinMaxIndex& values,
+                    std::vector<Column>& out) {
+  std::size_t kept = 0;
+  const std::size_t most = std::min({ranges.size(), before.size(), out.size()});
+  while (kept < most && ranges[kept] == before[kept]) ++kept;
+  out.resize(kept);
+  for (const ColumnRange& r : ranges.subspan(kept)) {
     MinMax mm = values.range(r.first, r.last);
     out.push_back({r.x_first, r.x_last, values[r.first], mm.min, mm.max, values[r.last - 1]});
   }

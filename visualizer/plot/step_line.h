@@ -27,6 +27,7 @@ struct ColumnRange {
   std::uint32_t first, last;
   float x_first;  // where the drawn part starts: the column's left edge, or where the series starts inside it
   float x_last;   // where it ends: the right edge, or `end` inside the column
+  friend bool operator==(const ColumnRange&, const ColumnRange&) = default;
 };
 
 // The ranges of the columns of `map` the series covers up to `end` (pass the
@@ -44,6 +45,12 @@ struct Column {
 };
 
 void decimate_steps(std::span<const ColumnRange> ranges, const MinMaxIndex& values, std::vector<Column>& out);
+// The same, where `out` holds the columns decimated from `before` over the
+// same values (which may only have grown since): the leading columns whose
+// range is unchanged are kept, the rest decimated again. While a replay
+// plays in a still view only the columns at the cursor change.
+void decimate_steps(std::span<const ColumnRange> ranges, std::span<const ColumnRange> before, const MinMaxIndex& values,
+                    std::vector<Column>& out);
 
 struct Point {
   float x, y;
