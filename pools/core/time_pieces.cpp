@@ -2,13 +2,17 @@
 
 #include <chrono>
 
+#include "pools/core/trace_stream.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
 
 namespace poolscope {
 
-TimePieces::TimePieces(TimePiece first) : pieces_{first}, current_(&pieces_.front()) {}
+TimePieces::TimePieces(TimePiece first) : pieces_{first}, current_(&pieces_.front()) {
+  trace_tick::calibrate();  // a piece's tick is of the same kind as every event's
+}
 
 std::int64_t TimePieces::steady_ns() { return std::chrono::steady_clock::now().time_since_epoch().count(); }
 
@@ -39,8 +43,9 @@ void TimePieces::start(double scale) {
   // Readers retry from here on; the new piece's start is read after they can
   // see that (a sequentially consistent store is a full barrier).
   current_.store(nullptr, std::memory_order_seq_cst);
+  const std::uint64_t tick = trace_tick::now();
   const std::int64_t s = steady_ns();
-  pieces_.push_back(TimePiece{s, old.at(s), scale});
+  pieces_.push_back(TimePiece{s, old.at(s), scale, tick});
   current_.store(&pieces_.back(), std::memory_order_release);
 }
 

@@ -19,6 +19,7 @@ struct TimePiece {
   std::int64_t steady0 = 0;  // steady_clock ns (since its epoch) the piece starts at
   std::int64_t time0 = 0;    // the clock's time then (ns since its origin)
   double scale = 1.0;        // clock ns per steady ns from then on; 0 while paused
+  std::uint64_t tick0 = 0;   // the trace stream's tick then: which piece an event is in
 
   std::int64_t at(std::int64_t steady) const {
     const std::int64_t d = steady - steady0;
@@ -43,7 +44,8 @@ class TimePieces {
   std::int64_t now() const;
   // The piece in effect now (no lock).
   TimePiece current() const;
-  // Starts a piece now, continuing the current one's time at `scale` (0:
+  // Starts a piece now (steady_clock and the trace's tick read together),
+  // continuing the current one's time at `scale` (0:
   // paused). One writer at a time (the clock's own lock).
   void start(double scale);
   // Appends to `out` the pieces from index `from` on; returns how many there are.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_set>
@@ -319,7 +320,9 @@ void TraceStream::recycle(Queue& q) {
     auto line = lines.end() - 1;
     if (r.tick < line->from)
       line = std::upper_bound(lines.begin(), line, r.tick, [](std::uint64_t t, const auto& l) { return t < l.from; }) - 1;
-    e.time = line->offset + static_cast<std::int64_t>(static_cast<double>(static_cast<std::int64_t>(r.tick - anchor_.tick)) * line->mul);
+    e.time = std::clamp(
+        line->offset + static_cast<std::int64_t>(static_cast<double>(static_cast<std::int64_t>(r.tick - anchor_.tick)) * line->mul),
+        line->lo, line->hi);
   }
   if (r.pool >= gauges_.size()) gauges_.resize(std::size_t{r.pool} + 1);
   Gauges& g = gauges_[r.pool];
@@ -339,11 +342,10 @@ void TraceStream::update_lines(const TimeBase& base, TickToTime& c) {
   c.lines.resize(c.pieces.size());
   for (std::size_t k = 0; k < c.pieces.size(); ++k) {
     const TimePiece& p = c.pieces[k];
-    // The first piece also takes any tick before it (a clock made before its
-    // pool records nothing earlier; this only guards the rounding).
-    const auto from = static_cast<std::int64_t>(anchor_.tick) +
-                      static_cast<std::int64_t>(static_cast<double>(p.steady0 - anchor_.steady) / ns_per_tick_);
-    c.lines[k] = {k == 0 || from < 0 ? 0 : static_cast<std::uint64_t>(from), p.at(anchor_.steady), ns_per_tick_ * p.scale};
+    const std::int64_t hi = k + 1 < c.pieces.size() ? c.pieces[k + 1].time0 : std::numeric_limits<std::int64_t>::max();
+    // The first piece also takes any tick before it (none: a clock is made
+    // before its pools record).
+    c.lines[k] = {k == 0 ? 0 : p.tick0, p.at(anchor_.steady), ns_per_tick_ * p.scale, p.time0, hi};
   }
 }
 

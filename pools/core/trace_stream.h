@@ -245,7 +245,8 @@ class TraceStream {
   std::vector<TimeBase> bases_;  // per pool, copied from add_pool's
   // Per pool: its clock's pieces (copied as they come), and for this drain
   // each piece as a line in ticks: time = offset + (tick - anchor_.tick) × mul
-  // from tick `from` on.
+  // from tick `from` on (the piece's own tick: exact), kept within the
+  // piece's times [lo, hi] (the line is good to about a microsecond).
   struct TickToTime {
     std::size_t seen = 0;  // pieces copied so far
     std::vector<TimePiece> pieces;
@@ -253,6 +254,7 @@ class TraceStream {
       std::uint64_t from;
       std::int64_t offset;
       double mul;
+      std::int64_t lo, hi;
     };
     std::vector<Line> lines;  // empty: the pool carries its own time
   };
