@@ -67,12 +67,12 @@ void ThreadPoolExecutor::set_keep_alive_time(Nanos time) {
 
 void ThreadPoolExecutor::set_thread_factory(std::shared_ptr<ThreadFactory> threadFactory) {
   if (!threadFactory) throw NullPointerException();
-  threadFactory_ = std::move(threadFactory);
+  threadFactory_.store(std::move(threadFactory));
 }
 
 void ThreadPoolExecutor::set_rejected_execution_handler(std::shared_ptr<RejectedExecutionHandler> handler) {
   if (!handler) throw NullPointerException();
-  handler_ = std::move(handler);
+  handler_.store(std::move(handler));
   trace_.tuned(kHandler, 0);
 }
 

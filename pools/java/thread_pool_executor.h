@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "pools/core/pool.h"
+#include "pools/core/shared_setting.h"
 #include "pools/java/blocking_queue.h"
 #include "pools/java/ctl.h"
 #include "pools/java/future_task.h"
@@ -230,8 +231,8 @@ class ThreadPoolExecutor {
   std::int64_t completedTaskCount_ = 0;  // guarded by mainLock_
 
   // Java's volatile settings.
-  std::atomic<std::shared_ptr<ThreadFactory>> threadFactory_;
-  std::atomic<std::shared_ptr<RejectedExecutionHandler>> handler_;
+  SharedSetting<ThreadFactory> threadFactory_;
+  SharedSetting<RejectedExecutionHandler> handler_;
   std::atomic<std::int64_t> keepAliveTime_;  // ns
   std::atomic<bool> allowCoreThreadTimeOut_{false};
   std::atomic<int> corePoolSize_;
