@@ -157,9 +157,9 @@ void PoolMetrics::add(const Event& e) {
   }
 }
 
-Percentiles PoolMetrics::percentiles(std::vector<std::int64_t> v) {
-  // Summed before the partial sorts move them: in arrival order, as the GUI
-  // sums them, so the mean is the same to the last bit.
+Percentiles percentiles_of(std::vector<std::int64_t> v) {
+  // Summed before the partial sorts move them: in the order given (arrival
+  // order), as the GUI sums them, so the mean is the same to the last bit.
   const double sum = std::accumulate(v.begin(), v.end(), 0.0);
   auto sorted_from = v.begin();  // the ranks come in increasing order: each sort leaves the larger ones after it
   return percentiles_by_rank(v.size(), sum, [&](std::size_t k) {
@@ -192,7 +192,7 @@ Counters PoolMetrics::counters_at(std::int64_t t) const {
 
 Summary PoolMetrics::summary(std::int64_t end_of_workload) const {
   Summary s = summary_without_percentiles(end_of_workload);
-  for (Latency k : kLatencies) s.latency(k) = percentiles(latencies(k));
+  for (Latency k : kLatencies) s.latency(k) = percentiles_of(latencies(k));
   return s;
 }
 

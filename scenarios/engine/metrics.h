@@ -84,6 +84,9 @@ Percentiles percentiles_by_rank(std::size_t n, double sum, KthSmallest&& kth) {
   return p;
 }
 
+// The percentiles of the samples `v` (summed in the order given).
+Percentiles percentiles_of(std::vector<std::int64_t> v);
+
 // The latencies a summary gives percentiles of.
 enum class Latency : std::uint8_t { queue_wait, service, end_to_end, blocked };
 inline constexpr std::size_t kLatencyKinds = 4;
@@ -208,7 +211,6 @@ class PoolMetrics {
     std::size_t arrival = SIZE_MAX;  // its entry in arrivals_
   };
   WorkerLane& lane(WorkerId w);
-  static Percentiles percentiles(std::vector<std::int64_t> v);
 
   PoolInfo info_;
   std::vector<CounterPoint> series_;

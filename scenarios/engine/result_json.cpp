@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <ctime>
 #include <thread>
 
@@ -20,26 +19,6 @@ double seconds(std::int64_t ns) { return static_cast<double>(ns) / 1e9; }
 json percentiles_json(const metrics::Percentiles& p) {
   return {{"count", p.count},      {"mean", p.mean / 1e9},  {"p50", seconds(p.p50)},
           {"p95", seconds(p.p95)}, {"p99", seconds(p.p99)}, {"max", seconds(p.max)}};
-}
-
-json lateness_json(std::vector<std::int64_t> v) {
-  metrics::Percentiles p;
-  p.count = v.size();
-  if (!v.empty()) {
-    std::sort(v.begin(), v.end());
-    auto at = [&](double q) {
-      auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
-      return v[std::clamp<std::size_t>(k, 1, v.size()) - 1];
-    };
-    p.p50 = at(0.5);
-    p.p95 = at(0.95);
-    p.p99 = at(0.99);
-    p.max = v.back();
-    double sum = 0;
-    for (auto x : v) sum += static_cast<double>(x);
-    p.mean = sum / static_cast<double>(v.size());
-  }
-  return percentiles_json(p);
 }
 
 json counters_json(const Counters& c) {
@@ -160,7 +139,7 @@ json summary_json(const metrics::Summary& s, const PoolOutcome& pool, bool trace
   j["utilisation"] = s.utilisation;
   j["peak_queued"] = s.peak_queued;
   j["peak_blocked"] = s.peak_blocked;
-  j["submission_lateness_s"] = lateness_json(pool.lateness);
+  j["submission_lateness_s"] = percentiles_json(metrics::percentiles_of(pool.lateness));
   j["children_refused"] = pool.children_refused;
   j["ran_by_caller"] = s.ran_by_caller;
   j["process"] = pool.cpu_seconds ? json{{"cpu_s", *pool.cpu_seconds},

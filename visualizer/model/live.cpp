@@ -1,7 +1,6 @@
 #include "visualizer/model/live.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "pools/core/registry.h"
 #include "scenarios/engine/scenario.h"
@@ -210,11 +209,8 @@ void LiveSession::with_frame(const std::function<void(const Frame&)>& f) {
       if (lateness_.size() <= p.trace_id) lateness_.resize(p.trace_id + 1);
       SubmitLateness& l = lateness_[p.trace_id];
       if (p.lateness.empty()) continue;
-      std::vector<std::int64_t> v = p.lateness;
-      std::sort(v.begin(), v.end());
-      // The runner's (result_json's) p99: the ceil(0.99 n)-th smallest.
-      auto k = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(v.size())));
-      l = {true, v[std::clamp<std::size_t>(k, 1, v.size()) - 1], v.back()};
+      const metrics::Percentiles late = metrics::percentiles_of(p.lateness);  // as the runner's table
+      l = {true, late.p99, late.max};
     }
   }
   const std::int64_t workload_end = run_->workload().end.count();
