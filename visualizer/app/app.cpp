@@ -262,11 +262,13 @@ bool App::open(const std::filesystem::path& file, Kind kind) {
     return true;
   } catch (const std::exception& e) {
     ui_.open_error = e.what();  // the runner's message for the same file
+    ui_.open_error_title = "Could not open the file";
     return false;
   }
 }
 
 void App::compare_with(const std::filesystem::path& file) {
+  ui_.open_error_title = "Could not compare the runs";
   if (!replay_) {
     ui_.open_error = "comparing two runs needs a result replayed as run A: open one first (poolscope run SCENARIO "
                      "--events --out a.json)";

@@ -417,19 +417,20 @@ void App::overlays(Context& cx) {
   }
 }
 
-// A file that could not be opened: the runner's message for it (file, JSON
-// path, what was expected), in a modal dialog over what is still shown.
+// A file that could not be opened, or compared: the runner's message for it
+// (file, JSON path, what was expected), in a modal dialog over what is still
+// shown. One popup id, whatever its title says.
 void App::open_error_dialog() {
-  constexpr const char* kTitle = "Could not open the file";
   if (ui_.open_error.empty()) return;
-  if (!ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  const std::string title = std::string(ui_.open_error_title) + "###could-not";
+  if (!ImGui::IsPopupOpen(title.c_str())) ImGui::OpenPopup(title.c_str());
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float width = std::min(ui_.px(640), vp->WorkSize.x * 0.9f);
   ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x / 2, vp->WorkPos.y + vp->WorkSize.y / 2},
                           ImGuiCond_Always, {0.5f, 0.5f});
   ImGui::SetNextWindowSizeConstraints({width, 0}, {width, vp->WorkSize.y * 0.8f});
-  if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
-    return;
+  constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings;
+  if (!ImGui::BeginPopupModal(title.c_str(), nullptr, flags)) return;
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(ui_.open_error.c_str());
   ImGui::Spacing();

@@ -117,6 +117,7 @@ struct Ui {
   bool render_distorts = false;
 
   std::string open_error;  // why the last file could not be opened: a dialog until dismissed
+  const char* open_error_title = "Could not open the file";  // or "Could not compare the runs"
   std::string status;      // the last message: what was saved, what failed
   bool status_error = false;
   double status_time = -100;
