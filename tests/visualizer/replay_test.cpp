@@ -77,6 +77,16 @@ void check_identical(const metrics::RunMetrics& a, const metrics::RunMetrics& b)
   }
 }
 
+// Plays `r` to its end, its snapshots made on the way, and goes back to the
+// first event: the start of a test of a later jump forward.
+void play_to_end_and_back(Replay& r) {
+  const std::size_t n = r.size();
+  r.step(static_cast<long>(n));
+  REQUIRE(r.sync_at_cursor());
+  r.step(1 - static_cast<long>(n));
+  REQUIRE(r.sync_at_cursor());
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -116,10 +126,7 @@ TEST_CASE("replay: a jump far ahead past a snapshot starts from it, copying it a
   Replay r(w.read(), 64);
   const std::size_t n = r.size();
   REQUIRE(n > 200);
-  r.step(static_cast<long>(n));
-  REQUIRE(r.sync_at_cursor());  // the snapshots, on the way
-  r.step(1 - static_cast<long>(n));
-  REQUIRE(r.sync_at_cursor());
+  play_to_end_and_back(r);
   r.step(static_cast<long>(n) - 2);
   REQUIRE(r.position() == n - 1);
   int calls = 0;
@@ -137,10 +144,7 @@ TEST_CASE("replay: a rebuild under way starts again from a snapshot the cursor h
   Replay r(w.read(), 16);
   const std::size_t n = r.size();
   REQUIRE(n > 100);
-  r.step(static_cast<long>(n));
-  REQUIRE(r.sync_at_cursor());
-  r.step(1 - static_cast<long>(n));
-  REQUIRE(r.sync_at_cursor());
+  play_to_end_and_back(r);
   // Far ahead, 8 events past a snapshot: a rebuild from it, its pools
   // copied and an event added, one a call; then on, past more snapshots.
   const std::size_t halfway = 16 * (n / 32) + 8;
