@@ -70,8 +70,9 @@ class PoolCommon {
   // The coarse clock that revertWorker stamps lastUsed with: the pool's clock
   // as ticktock last read it (every 500 ms).
   Time nowTime() const { return Time(now_.load()); }
-  // C++: how many worker objects workerCache has ever made.
+  // C++: how many worker objects workerCache has ever made, and holds free.
   std::size_t workers_allocated() const { return workerCache_.allocated(); }
+  std::size_t workers_cached() const { return workerCache_.free_count(); }
   // C++: workers' threads started and not yet joined (ended ones are joined
   // at the next spawn or purge tick).
   std::size_t threads_unjoined() const { return goroutines_.size(); }

@@ -58,9 +58,9 @@ TEST_CASE("ants: Release stops the idle workers, and a second Release does nothi
   await_idle(*p, 3);
   p->release();
   p->release();
-  await_condition([&] { return p->running() == 0; }, "the idle workers exit");
-  rig.log.sync();
+  await_count(rig.log, is_kind(EventKind::worker_exited, ants::rules::kRelease), 3, "the idle workers exit");
   CHECK(rig.log.count(is_kind(EventKind::worker_exited, ants::rules::kRelease)) == 3);
+  CHECK(p->running() == 0);
   CHECK(rig.log.count(is_kind(EventKind::pool_state, ants::rules::kRelease)) == 1);
 }
 

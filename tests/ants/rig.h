@@ -19,6 +19,7 @@ namespace poolscope::ants::test {
 
 using namespace std::chrono_literals;
 using poolscope::test::await_condition;
+using poolscope::test::await_count;
 using poolscope::test::await_event;
 using poolscope::test::Gate;
 

@@ -37,7 +37,7 @@ struct Rig {
   }
 
   void await_count(const TraceLog::Pred& pred, std::size_t n, const std::string& what) {
-    await_condition([&] { return events(pred).size() >= n; }, what);
+    poolscope::test::await_count(log, pred, n, what);
   }
 
   // Worker `w`'s worker_exited event, once it has come.

@@ -40,7 +40,7 @@ struct Rig {
   }
   // Waits until at least `n` recorded events match (in any order with others).
   void await_count(const TraceLog::Pred& pred, std::size_t n, const std::string& what) {
-    await_condition([&] { return count(pred) >= n; }, what);
+    poolscope::test::await_count(log, pred, n, what);
   }
 };
 

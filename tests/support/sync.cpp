@@ -16,6 +16,15 @@ Event await_event(TraceLog& log, const TraceLog::Pred& pred, const std::string& 
   return *e;
 }
 
+void await_count(TraceLog& log, const TraceLog::Pred& pred, std::size_t n, const std::string& what) {
+  await_condition(
+      [&] {
+        log.sync();
+        return log.count(pred) >= n;
+      },
+      what);
+}
+
 void await_condition(const std::function<bool()>& cond, const std::string& what) {
   auto deadline = std::chrono::steady_clock::now() + kSafetyLimit;
   while (!cond()) {

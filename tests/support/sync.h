@@ -28,6 +28,11 @@ inline constexpr std::chrono::seconds kGateLimit = 3 * kSafetyLimit;
 // the test, naming `what`, if none comes within the safety limit.
 Event await_event(TraceLog& log, const TraceLog::Pred& pred, const std::string& what);
 
+// Waits until at least `n` recorded events match `pred` (in any order with
+// others). A pool's counter can change before the event that reports it: wait
+// for the events, not the counter, before counting them.
+void await_count(TraceLog& log, const TraceLog::Pred& pred, std::size_t n, const std::string& what);
+
 // Waits until `cond` holds (checked on every state change we can't observe
 // otherwise, at most every millisecond), failing the test after the limit.
 void await_condition(const std::function<bool()>& cond, const std::string& what);

@@ -13,8 +13,9 @@
 #include <memory>
 #include <mutex>
 
-#include "pools/core/sync.h"
 #include <vector>
+
+#include "pools/core/sync.h"
 
 namespace poolscope::go {
 
@@ -45,6 +46,11 @@ class SyncPool {
   std::size_t allocated() const {
     std::lock_guard g(m_);
     return all_.size();
+  }
+  // C++: how many objects are free for Get().
+  std::size_t free_count() const {
+    std::lock_guard g(m_);
+    return free_.size();
   }
 
  private:
