@@ -112,7 +112,8 @@ TEST_CASE("weedge: the pool grows by at most max - min workers in its life (the 
   REQUIRE(wp->AddTask(gated(gate)) == kNoLabel);  // again 2 wait: slot 4
   gate.await_arrivals(5);
   rig.await_count(EventKind::worker_spawned, "watch-add-worker", 2);
-  CHECK(wp->GetCurrentGoNumber() == 5);
+  // As in Go, addWorker counts the worker only after it started it.
+  await_condition([&] { return wp->GetCurrentGoNumber() == 5; }, "curWorkerNum counts the second growth");
   REQUIRE(wp->AddTask(gated(gate)) == kNoLabel);  // 2 wait, but curWorkerNum == max: no token
   REQUIRE(wp->AddTask(gated(gate)) == kNoLabel);
   CHECK(wp->counters_() == Counters{5, 5, 3, 0});
@@ -132,7 +133,9 @@ TEST_CASE("weedge: after 30 s without growth a worker exits after a task, but cu
   REQUIRE(wp->AddTask(gated(g2)) == kNoLabel);
   REQUIRE(wp->AddTask(gated(g3)) == kNoLabel);  // 2 wait, 2 > 1/2: grow to 2
   g2.await_arrivals(1);
-  CHECK(wp->GetCurrentGoNumber() == 2);
+  // addWorker counts the new worker after starting it, as in Go: its task
+  // may start first.
+  await_condition([&] { return wp->GetCurrentGoNumber() == 2; }, "curWorkerNum counts the growth");
 
   rig.clock.advance(29s);  // 29 s after the growth: a worker that finishes now stays
   g1.open();               // task 3 still waits: the finisher takes it (the channel was not empty)
