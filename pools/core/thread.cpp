@@ -1,13 +1,12 @@
 #include "pools/core/thread.h"
 
-#include <pthread.h>
-
 #include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <system_error>
 #include <utility>
 
+#include "pools/core/platform.h"
 #include "pools/core/sim/world.h"
 
 namespace poolscope {
@@ -62,7 +61,7 @@ Thread::Thread(std::string name, std::move_only_function<void()> body) {
   }
   try {
     t_ = std::thread([name = std::move(name), body = std::move(body)]() mutable {
-      pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+      platform::name_this_thread(name);
       body();
       g_live.fetch_sub(1, std::memory_order_release);
     });

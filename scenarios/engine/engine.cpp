@@ -1,5 +1,7 @@
 // The scenario engine: one Run drives every pool of a scenario. Index:
-//   Run::Run, start, stop, wait         the controller thread runs control()
+//   Run::Run, start, stop, wait         the controller thread runs control(),
+//                                      or advances a simulation
+//   advance                            a sliced simulation: the caller advances it
 //   control                            the segments: all pools at once, or one at a time
 //   run_segment                        one segment, in four phases:
 //     create_pools                     the segment's clock, each pool from the registry
@@ -8,7 +10,7 @@
 //                                      the shutdown once the workload is over
 //     collect                          join the drivers, record each pool's outcome
 //   Driver                             one pool's submitters, clients and closer
-//   simulate                           a simulated run: control() inside a sim::World,
+//   begin/advance/end_simulation       a simulated run: control() inside a sim::World,
 //                                      each segment on the World's virtual clock
 #include "scenarios/engine/engine.h"
 
@@ -211,12 +213,23 @@ Run::Run(Scenario scenario, RunOptions options)
 Run::~Run() {
   stop();
   if (controller_) controller_->join();
+  // A sliced run left midway ends as a stopped one does, its threads joined,
+  // rather than abandoned with their stacks.
+  if (sim_ && options_.sliced)
+    while (!advance(~std::uint64_t{0})) {
+    }
 }
 
 void Run::start() {
   started_wall_ = std::chrono::steady_clock::now();
+  if (simulated_) begin_simulation();
+  if (simulated_ && options_.sliced) return;  // the caller advances it
   try {
-    controller_ = std::make_unique<Thread>("run", [this] { simulated_ ? simulate() : control(); });
+    controller_ = std::make_unique<Thread>("run", [this] {
+      if (!simulated_) return control();
+      while (!advance_simulation(~std::uint64_t{0})) {
+      }
+    });
   } catch (const std::system_error& e) {
     note_thread_refused("the run's controller", e);
     std::lock_guard g(m_);
@@ -240,6 +253,14 @@ void Run::note_thread_refused(const std::string& which, const std::system_error&
 
 void Run::wait() {
   if (controller_) controller_->join();
+  if (simulated_ && options_.sliced)
+    while (!advance(~std::uint64_t{0})) {
+    }
+}
+
+bool Run::advance(std::uint64_t max_switches) {
+  if (!options_.sliced) throw std::logic_error("Run::advance: only a sliced run is advanced by its caller");
+  return finished_ || advance_simulation(max_switches);
 }
 
 bool Run::finished() const { return finished_.load(); }
@@ -324,31 +345,46 @@ Nanos Run::elapsed() const {
 bool Run::segment_paused(const Segment& seg) const { return seg.real_clock && seg.real_clock->paused(); }
 
 // A simulated run: the whole of control() runs as the World's main thread,
-// so every thread the engine and the pools start is the World's.
-void Run::simulate() {
-  sim::World world(options_.simulation ? *options_.simulation : simulation_settings(scenario_));
+// so every thread the engine and the pools start is the World's. The World
+// runs on whichever OS thread advances it: the controller's, or the caller's
+// in a sliced run.
+struct Run::Simulation {
+  explicit Simulation(const sim::Settings& settings) : world(settings), out{.settings = world.settings()} {}
+  sim::World world;
+  RunOutcome::Simulation out;
+  std::vector<Event> batch;  // drained before the pacer holds time back
+};
+
+void Run::begin_simulation() {
+  sim_ = std::make_unique<Simulation>(options_.simulation ? *options_.simulation : simulation_settings(scenario_));
+  sim::World& world = sim_->world;
   // Before the pacer holds virtual time back (a pause, a step, a slow
   // speed), the trace so far goes into the metrics: a live view then shows
   // every event up to the instant the run waits at, not only up to the
   // monitor's last poll. The World's OS thread is the stream's one consumer
   // either way (the monitor is one of its fibers).
-  std::vector<Event> batch;
-  auto drain = [this, &batch] {
-    batch.clear();
-    stream_.drain(batch);
-    if (batch.empty()) return;
-    std::lock_guard g(metrics_m_);
-    metrics_.set_pools(stream_.pools());  // a pool still being created is named already
-    metrics_.add(batch);
-  };
-  if (pacer_) world.set_pacer([this, &drain](Time from, Time to) { pacer_->pace(from, to, drain); });
+  if (pacer_)
+    world.set_pacer([this](Time from, Time to) {
+      pacer_->pace(from, to, [this] {
+        std::vector<Event>& batch = sim_->batch;
+        batch.clear();
+        stream_.drain(batch);
+        if (batch.empty()) return;
+        std::lock_guard g(metrics_m_);
+        metrics_.set_pools(stream_.pools());  // a pool still being created is named already
+        metrics_.add(batch);
+      });
+    });
   world_ = &world;
-  RunOutcome::Simulation out{.settings = world.settings()};
+  world.start([this] { control(); });
+}
+
+bool Run::advance_simulation(std::uint64_t max_switches) {
   try {
-    world.run([this] { control(); });
+    if (!sim_->world.run_for(max_switches)) return false;
   } catch (const sim::Failure& f) {
     // Its threads are abandoned where they stood: report what is known.
-    out.failure = f.what();
+    sim_->out.failure = f.what();
     {
       std::lock_guard g(m_);
       outcome_.stopped = true;
@@ -360,6 +396,13 @@ void Run::simulate() {
     std::lock_guard g(metrics_m_);
     metrics_.add(batch);
   }
+  end_simulation();
+  return true;
+}
+
+void Run::end_simulation() {
+  sim::World& world = sim_->world;
+  RunOutcome::Simulation& out = sim_->out;
   out.steps = world.steps();
   out.switches = world.switches();
   out.threads = world.threads_started();
@@ -680,7 +723,11 @@ void Run::collect(Segment& seg, const std::vector<std::size_t>& indices) {
 }
 
 RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
-  Run run(scenario, options);
+  // Nothing watches a run to its end from outside: a simulated one runs on
+  // this thread (the only one a web page has), without a controller.
+  RunOptions o = options;
+  o.sliced = true;
+  Run run(scenario, o);
   run.start();
   run.wait();
   return RunResult{run.outcome(), run.metrics()};

@@ -39,6 +39,10 @@ struct RunOptions {
   // the scenario's time_scale (pause, resume, step). Unpaced, it runs as fast
   // as it can.
   bool paced = false;
+  // A simulated run driven by its caller, a slice at a time (Run::advance),
+  // on the caller's OS thread: no controller thread. What a web page does,
+  // where there is no other thread; wait() then runs it to the end.
+  bool sliced = false;
 };
 
 // The settings a scenario's "simulation" asks for: its machine, its policy,
@@ -140,6 +144,9 @@ class Run {
   void start();
   void wait();
   bool finished() const;
+  // A sliced run (RunOptions::sliced): runs at most `max_switches` switches
+  // of the simulation on this thread; true once the run has finished.
+  bool advance(std::uint64_t max_switches);
   // Ends the run early: no more submissions, tasks waiting for children are
   // released, pools are shut down at once.
   void stop();
@@ -183,7 +190,12 @@ class Run {
   void start_drivers(Segment& seg);
   void monitor(Segment& seg);
   void collect(Segment& seg, const std::vector<std::size_t>& pools);
-  void simulate();  // the controller of a simulated run: control() inside a World
+  // A simulated run: control() inside a World, begun, advanced in slices
+  // (by the controller thread, or by the caller when sliced), then ended.
+  struct Simulation;
+  void begin_simulation();
+  bool advance_simulation(std::uint64_t max_switches);
+  void end_simulation();
   // The wall clock for the engine's own limits (stall release, shutdown
   // limit): virtual time in a simulation.
   Nanos elapsed() const;
@@ -200,7 +212,8 @@ class Run {
 
   const bool simulated_;
   std::unique_ptr<class Pacer> pacer_;        // a paced simulation's
-  std::atomic<sim::World*> world_{nullptr};   // a simulation's, while it runs
+  std::unique_ptr<Simulation> sim_;           // a simulation's World and what it reports
+  std::atomic<sim::World*> world_{nullptr};   // the World, while it runs
   std::chrono::steady_clock::time_point started_wall_;
   mutable std::mutex m_;                    // guards the fields below
   std::shared_ptr<Clock> clock_;            // the running segment's (an AdjustableClock when real)

@@ -15,6 +15,7 @@
 #include "pools/core/duration.h"
 #include "pools/core/registry.h"
 #include "pools/core/sim/machine.h"
+#include "pools/core/sim/world.h"
 #include "scenarios/engine/json_reader.h"
 
 namespace poolscope::scenario {
@@ -287,6 +288,22 @@ std::optional<SimulationSpec> parse_simulation(const json& j) {
   }
   return spec;
 }
+
+// Building the pool once (untraced) also catches the design's own rules
+// across parameters, before anything runs. It is built inside a simulation,
+// where its threads are fibers: no OS thread starts for a check, and a web
+// page, which has none to start, checks a scenario as the desktop does.
+void build_once(const Registry& registry, const PoolEntry& e) {
+  auto build = [&](Clock& clock) { registry.create(e.design, e.config, TraceTarget{.clock = &clock}); };
+  if (sim::active()) {
+    ManualClock still;
+    build(still);
+    return;
+  }
+  sim::World world;
+  world.run([&] { build(world.clock()); });
+}
+
 }  // namespace
 
 Scenario parse_scenario(const json& j, const std::string& file, const std::filesystem::path& base_dir) {
@@ -383,10 +400,7 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
         continue;
       }
       try {
-        // Building the pool once (on a clock that never moves, untraced) also
-        // catches the design's own rules across parameters, before anything runs.
-        ManualClock still;
-        registry.create(e.design, e.config, TraceTarget{.clock = &still});
+        build_once(registry, e);
       } catch (const ConfigError& err) {
         // The design's message may quote the whole offending value (an array
         // of 200,000 elements): keep it to a readable length.

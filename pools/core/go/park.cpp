@@ -1,10 +1,9 @@
 #include "pools/core/go/park.h"
 
-#include <sched.h>
-
 #include <cstdlib>
 #include <string>
 
+#include "pools/core/platform.h"
 #include "pools/core/sim/world.h"
 #include "pools/core/spin.h"
 
@@ -67,9 +66,7 @@ int gomaxprocs() {
       long v = std::strtol(env, &end, 10);
       if (end != env && *end == '\0' && v > 0 && v < (1 << 20)) return static_cast<int>(v);
     }
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
-    return CPU_COUNT(&set);
+    return platform::usable_cpus();
   }();
   return n;
 }

@@ -3,24 +3,29 @@
 // all on the one OS thread that runs the simulation, so exactly one runs at a
 // time and nothing but the simulator decides which.
 //
-// Built on Boost.Context's fcontext (make_fcontext/jump_fcontext: a switch is
-// a few register saves, about 10 ns). What a switch must carry besides the
-// registers is done here: the C++ runtime's per-thread exception state (a
-// fiber may switch out inside a catch block while another throws), and the
-// sanitizers' view of which stack is live (AddressSanitizer and
-// ThreadSanitizer are told of every switch).
+// Two backends, one per platform, chosen by the build (pools/CMakeLists.txt):
+//   fiber.desktop.cpp  Boost.Context's fcontext: a switch is a few register
+//                      saves, about 10 ns; the sanitizers are told of every
+//                      switch.
+//   fiber.web.cpp      emscripten's fibers (Asyncify: a switch unwinds and
+//                      rewinds the wasm stack, about 0.5 µs).
+// Both carry what a switch must carry besides the stack: the C++ runtime's
+// per-thread exception state, since a fiber may switch out inside a catch
+// block (or while a throw unwinds through a destructor) and another fiber
+// may throw meanwhile.
 #pragma once
 
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <memory>
 
 namespace poolscope::sim {
 
 class Fiber {
  public:
-  // A fiber that will run `body` on a fresh stack of `stack_bytes` (rounded
-  // up to pages, plus a guard page below it) once resumed.
+  // A fiber that will run `body` on a fresh stack of `stack_bytes` once
+  // resumed (the desktop rounds it up to pages and adds a guard page).
   Fiber(std::size_t stack_bytes, std::move_only_function<void()> body);
   ~Fiber();
   Fiber(const Fiber&) = delete;
@@ -34,33 +39,23 @@ class Fiber {
 
   bool finished() const { return finished_; }
   // A fiber that will never be resumed (its World failed and left it where
-  // it stood): its stack stays mapped, and what it points to stays
+  // it stood): its stack stays allocated, and what it points to stays
   // reachable, as a thread that never ends would keep it.
   void abandon();
   // What escaped the body, if anything.
   std::exception_ptr error() const { return error_; }
 
  private:
-  static void entry(void* transfer);  // the fiber's first frame
-  void switch_back();                 // from the fiber to its resumer
+  struct Backend;  // the platform's: stacks, contexts, saved exception state
+  // The body, run on the fiber's stack by the backend's first frame: what
+  // escapes it is kept in error_.
+  void run_body();
 
-  void* stack_ = nullptr;  // the mapping, guard page included
-  std::size_t mapped_ = 0;
-  void* context_ = nullptr;  // the fiber's saved context while it is suspended
-  void* caller_ = nullptr;   // the resumer's saved context while the fiber runs
+  std::unique_ptr<Backend> backend_;
   std::move_only_function<void()> body_;
   std::exception_ptr error_;
   bool finished_ = false;
   bool abandoned_ = false;
-  // The C++ runtime's exception state while this fiber is switched out.
-  void* caught_exceptions_ = nullptr;
-  unsigned int uncaught_exceptions_ = 0;
-  // Sanitizer bookkeeping (unused in plain builds).
-  void* tsan_fiber_ = nullptr;
-  void* tsan_caller_ = nullptr;
-  void* asan_fake_stack_ = nullptr;
-  const void* caller_stack_bottom_ = nullptr;
-  std::size_t caller_stack_size_ = 0;
 };
 
 }  // namespace poolscope::sim

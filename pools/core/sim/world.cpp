@@ -1,26 +1,21 @@
 // The World's scheduler. Index:
-//   run                   the loop: run a runnable thread, or move time on
+//   run, start, run_for   the loop: run a runnable thread, or move time on
 //   point, yield          scheduling points of a running thread
 //   compute, CPUs         the machine model: threads that hold a virtual CPU
 //   enlist, sleep, wake   blocking and waking on a WaitList
 //   spawn, join           threads
 //   advance, fire         virtual time and its events
-//   fail, stuck watch     what stops a simulation that cannot go on
+//   fail                  what stops a simulation that cannot go on
 #include "pools/core/sim/world.h"
 
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <condition_variable>
 #include <cstdio>
-#include <fstream>
 #include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "pools/core/duration.h"
 #include "pools/core/sim/fiber.h"
+#include "pools/core/sim/stuck_watch.h"
 
 namespace poolscope::sim {
 
@@ -109,34 +104,49 @@ std::uint64_t World::random() {
 
 // --- run ----------------------------------------------------------------
 
-void World::run(std::move_only_function<void()> root) {
-  if (active()) throw std::logic_error("sim::World::run: a simulation is already running on this thread");
-  detail::t_active = this;
-  os_tid_ = static_cast<int>(syscall(SYS_gettid));
-  struct Deactivate {
-    World& w;
-    std::thread watch;
-    ~Deactivate() {
-      {
-        std::lock_guard g(w.watch_m_);
-        w.watching_ = false;
-      }
-      w.watch_cv_.notify_all();
-      if (watch.joinable()) watch.join();
-      detail::t_active = nullptr;
-    }
-  } deactivate{*this, {}};
-  watching_ = true;
-  deactivate.watch = std::thread([this] { watch_stuck(); });
+// Makes `w` the active World of this OS thread for as long as it lives.
+struct World::Activation {
+  explicit Activation(World* w) {
+    if (active() && active() != w)
+      throw std::logic_error("sim::World: another simulation is running on this thread");
+    outer = detail::t_active;
+    detail::t_active = w;
+  }
+  ~Activation() { detail::t_active = outer; }
+  World* outer;
+};
 
+void World::run(std::move_only_function<void()> root) {
+  start(std::move(root));
+  while (!run_for(~std::uint64_t{0})) {
+  }
+}
+
+void World::start(std::move_only_function<void()> root) {
+  if (root_) throw std::logic_error("sim::World::start: this World has run already");
+  Activation on(this);
+  watch_ = std::make_unique<StuckWatch>(*this);
   // The root runs on a large stack: it is the caller's code (the engine, a test).
   std::size_t keep = settings_.stack_bytes;
   settings_.stack_bytes = std::max<std::size_t>(keep, 8u << 20);
   current_ = nullptr;
   root_ = spawn("main", std::move(root));
   settings_.stack_bytes = keep;
+}
 
-  while (root_->state != VThread::State::done) {
+bool World::run_for(std::uint64_t max_switches) {
+  if (!root_) throw std::logic_error("sim::World::run_for: start() first");
+  if (finished_) return true;
+  Activation on(this);
+  // On a failure or the end, the watch stops before anything is thrown.
+  struct EndWatch {
+    World& w;
+    ~EndWatch() {
+      if (w.finished_ || !w.failure_.empty()) w.watch_.reset();
+    }
+  } end_watch{*this};
+  for (std::uint64_t n = 0; root_->state != VThread::State::done; ++n) {
+    if (n == max_switches) return false;
     if (VThread* t = pick()) {
       run_thread(t);
     } else if (!advance()) {
@@ -144,11 +154,13 @@ void World::run(std::move_only_function<void()> root) {
     }
     if (!failure_.empty()) throw Failure(failure_);
   }
+  finished_ = true;
   for (auto& [id, t] : threads_)
     if (t.get() != root_ && t->state != VThread::State::done)
       leaked_.push_back(t->name + (t->group.empty() ? "" : " (" + t->group + ")") + " " + state_name(t->state) +
                         " at " + t->where);
   if (root_error_) std::rethrow_exception(root_error_);
+  return true;
 }
 
 VThread* World::pick() {
@@ -478,50 +490,6 @@ void World::fail(std::string what) {
                ", " + std::string(to_string(settings_.policy)) + " schedule): " + what + "\n" + describe_threads();
   // From a thread: never resumed again (the World throws, and abandons it).
   if (current_) switch_out();
-}
-
-// A thread that runs without reaching a point never gives the World back its
-// OS thread: only another OS thread can see it. Reported, then the process
-// exits, since the stuck code cannot be unwound.
-void World::watch_stuck() {
-  std::uint64_t last = switches();
-  auto since = std::chrono::steady_clock::now();
-  std::unique_lock lock(watch_m_);
-  while (watching_) {
-    watch_cv_.wait_for(lock, std::chrono::milliseconds(50));
-    if (!watching_) break;
-    std::uint64_t s = switches();
-    VThread* t = running_.load(std::memory_order_relaxed);
-    if (s != last || !t) {
-      last = s;
-      since = std::chrono::steady_clock::now();
-      continue;
-    }
-    auto stuck = std::chrono::steady_clock::now() - since;
-    if (stuck < settings_.stuck_after) continue;
-    // R: running in user space (a busy-wait); S or D: asleep in the kernel.
-    char os_state = '?';
-    std::ifstream stat("/proc/self/task/" + std::to_string(os_tid_) + "/stat");
-    std::string line;
-    if (std::getline(stat, line)) {
-      auto close = line.rfind(')');
-      if (close != std::string::npos && close + 2 < line.size()) os_state = line[close + 2];
-    }
-    const char* where = running_where_.load(std::memory_order_relaxed);
-    std::string why =
-        os_state == 'R' ? "it is running: a busy-wait on something the simulation cannot see (a plain atomic or "
-                          "variable); spin with spin_until or poolscope::this_thread::yield"
-                        : "it is blocked in the kernel: a primitive the simulation does not own (std::mutex, "
-                          "std::condition_variable, sleep_for, I/O); use poolscope::Mutex, CondVar and the Clock";
-    std::fprintf(stderr,
-                 "poolscope: simulation stuck: thread '%s'%s%s ran %.1f s of wall time without reaching a "
-                 "scheduling point, at virtual time %s (seed %llu); its last point was %s; %s\n",
-                 t->name.c_str(), t->group.empty() ? "" : " of ", t->group.c_str(),
-                 std::chrono::duration<double>(stuck).count(), seconds(now()).c_str(),
-                 static_cast<unsigned long long>(settings_.seed), where ? where : "its start", why.c_str());
-    std::fflush(stderr);
-    std::_Exit(3);
-  }
 }
 
 }  // namespace poolscope::sim

@@ -20,16 +20,15 @@
 //     thread and the point it waits at;
 //   - a thread that runs on without reaching a point (a busy-wait on a plain
 //     atomic, a raw std::mutex or sleep_for the World cannot see): the stuck
-//     watch reports it after Settings::stuck_after of wall time and exits;
+//     watch (stuck_watch.h) reports it after Settings::stuck_after of wall
+//     time and exits, on the desktop; a browser has no second thread to see it;
 //   - points without end at one instant (a spin with no yield): a livelock.
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -47,6 +46,7 @@
 namespace poolscope::sim {
 
 class Fiber;
+class StuckWatch;
 
 // A simulation that cannot go on: deadlock, livelock. what() says which, at
 // what virtual time, and lists the threads with the point each was at.
@@ -91,8 +91,18 @@ class World {
   // Runs `root` as the first thread, "main", on this OS thread, until it
   // returns. Threads still alive then were never joined: they are listed in
   // leaked() and abandoned. Rethrows what escaped `root`; throws Failure if
-  // the simulation cannot go on.
+  // the simulation cannot go on. The same as start() and run_for() until it
+  // returns true.
   void run(std::move_only_function<void()> root);
+  // run() in slices, for a caller that must get its OS thread back now and
+  // then (a web page's frame): start() makes `root` the main thread and runs
+  // nothing; run_for() runs at most `max_switches` switches to a thread and
+  // returns true once `root` has returned (rethrowing and throwing as run()
+  // does). A World runs once. Its threads' code runs only inside run_for(),
+  // so between slices the caller may do anything but call into the pools.
+  void start(std::move_only_function<void()> root);
+  bool run_for(std::uint64_t max_switches);
+  bool finished() const { return finished_; }
 
   const Settings& settings() const { return settings_; }
   // The virtual clock: what every design of the run waits on.
@@ -157,6 +167,11 @@ class World {
   // Every thread alive, one line each: name, group, state, last point.
   std::string describe_threads() const;
 
+  // For the stuck watch (stuck_watch.h), from another OS thread: the thread
+  // switched to last, while it runs, and the last point it reached.
+  const VThread* running() const { return running_.load(std::memory_order_relaxed); }
+  const char* running_where() const { return running_where_.load(std::memory_order_relaxed); }
+
  private:
   struct Event {
     enum Kind : std::uint8_t { timeout, ready, slice_end };
@@ -185,7 +200,6 @@ class World {
   void switch_out();
   void fail(std::string what);
   void count_step();
-  void watch_stuck();
 
   Settings settings_;
   std::unique_ptr<Clock> clock_;
@@ -211,13 +225,12 @@ class World {
   std::string failure_;  // set by fail(): run() throws it
   std::exception_ptr root_error_;
   std::function<void(Time, Time)> pacer_;
-  // The stuck watch: which thread runs (for the report), and a stop flag.
+  // What the stuck watch reads: which thread runs, and where it was last.
   std::atomic<VThread*> running_{nullptr};
   std::atomic<const char*> running_where_{nullptr};
-  std::atomic<bool> watching_{false};
-  std::mutex watch_m_;
-  std::condition_variable watch_cv_;  // ends the watch's wait at once when the run ends
-  int os_tid_ = 0;
+  std::unique_ptr<StuckWatch> watch_;  // from start() until the run ends or fails
+  bool finished_ = false;
+  struct Activation;
 };
 
 }  // namespace poolscope::sim
