@@ -154,7 +154,7 @@ Params parse_params(const std::vector<ParamSpec>& specs, const json& config, std
   Params params;
   if (config.is_object()) {
     for (const auto& [key, value] : config.items()) {
-      auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; });
+      auto spec = std::find_if(specs.begin(), specs.end(), [&k = key](const ParamSpec& s) { return s.name == k; });
       if (spec != specs.end()) continue;
       std::string msg = "unknown parameter '" + key + "' for pool design '" + std::string(design) + "'";
       if (auto nearest = nearest_name(key, specs, &ParamSpec::name)) {

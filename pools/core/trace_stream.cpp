@@ -119,7 +119,7 @@ TraceStream::TraceStream(std::size_t capacity) : uid_(g_next_uid.fetch_add(1)) {
   block_count_ = static_cast<std::uint32_t>(blocks);
   // Not zeroed: a block's records are written before they are read, and the
   // pages of blocks never used are never touched.
-  slots_ = std::make_unique_for_overwrite<Slot[]>(std::size_t{block_count_} * block_slots_);
+  slots_ = std::unique_ptr<Slot[]>(new Slot[std::size_t{block_count_} * block_slots_]);
   links_ = std::make_unique<BlockLinks[]>(block_count_);
   for (std::uint32_t b = 0; b < block_count_; ++b)
     links_[b].free_next.store(b + 1 < block_count_ ? b + 1 : kNone, std::memory_order_relaxed);

@@ -7,7 +7,13 @@
 
 namespace poolscope::java {
 
+// C++: a class rather than an alias of go::Defer, as clang 14 deduces no
+// alias template's arguments.
 template <class F>
-using Finally = go::Defer<F>;
+struct Finally : go::Defer<F> {
+  using go::Defer<F>::Defer;
+};
+template <class F>
+Finally(F) -> Finally<F>;
 
 }  // namespace poolscope::java

@@ -96,12 +96,12 @@ class ThreadPoolExecutor {
   // C++: SubmitOptions::priority, for a PriorityBlockingQueue; a type of its
   // own so that submit(task, priority) cannot be read as submit(task, result).
   struct Priority {
-    int value = 0;
+    int value;  // C++: no default member initializer, which clang 14 cannot use in submit's default argument
   };
   // submit(Callable<T>) / submit(Runnable): newTaskFor(task), then
   // execute(ftask). The future holds the result, or what the task threw.
   template <class F>
-  auto submit(F task, Priority priority = {}) -> Future<std::invoke_result_t<F&>> {
+  auto submit(F task, Priority priority = {0}) -> Future<std::invoke_result_t<F&>> {
     auto ftask = new_task_for<std::invoke_result_t<F&>>(std::move(task));
     execute_future(ftask, priority.value);
     return ftask;

@@ -18,7 +18,7 @@ ThreadPerTask::~ThreadPerTask() { wait(); }
 // The new thread traces its own spawn and hand-off, so nothing is traced of
 // a thread the OS refused; the task is then refused, and destroyed here.
 bool ThreadPerTask::go(Task task) {
-  auto job = std::make_shared<Job>(trace_.submitted(), std::move(task));
+  auto job = std::make_shared<Job>(Job{trace_.submitted(), std::move(task)});
   const TaskId id = job->id;
   const WorkerId w = trace_.new_worker_id();
   running_++;
