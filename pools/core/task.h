@@ -4,6 +4,8 @@
 #pragma once
 
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include "pools/core/event.h"
 
@@ -15,6 +17,23 @@ struct Job {
   TaskId id = 0;
   Task fn;
   explicit operator bool() const { return static_cast<bool>(fn); }
+};
+
+// What a pool lets go of unrun (dropped at shutdown), released first to last
+// when the list goes. A std::vector's own order is its library's: libstdc++
+// destroys first to last, libc++ (the browser build's) last to first. And
+// releasing a task can wake a thread (a parent waiting for a child dropped
+// unrun): in a simulation the order of those wake-ups is part of the run,
+// which must be the same in every build.
+template <class T>
+class InOrder : public std::vector<T> {
+ public:
+  InOrder() = default;
+  InOrder(std::vector<T>&& items) : std::vector<T>(std::move(items)) {}
+  InOrder(InOrder&&) = default;
+  ~InOrder() {
+    for (T& t : *this) t = T{};
+  }
 };
 
 }  // namespace poolscope

@@ -90,7 +90,7 @@ class JavaPool final : public Pool {
     std::size_t dropped = 0;
     const bool first = gate_.shut([&] {
       if (mode == ShutdownMode::now)
-        dropped = impl_.shutdown_now().size();
+        dropped = InOrder<Runnable>(impl_.shutdown_now()).size();  // released in order (task.h)
       else
         impl_.shutdown();
     });

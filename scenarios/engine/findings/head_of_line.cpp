@@ -32,7 +32,8 @@ void head_of_line(const PoolView& v, std::vector<Finding>& out) {
       if (end - t.start >= long_task) longs.push_back({t.start, end});
     }
   if (longs.empty()) return;
-  std::sort(longs.begin(), longs.end(), [](const Slice& a, const Slice& b) { return a.start < b.start; });
+  // Stable: slices that start together keep their order on every standard library.
+  std::stable_sort(longs.begin(), longs.end(), [](const Slice& a, const Slice& b) { return a.start < b.start; });
   std::size_t held = 0;
   std::int64_t first = -1, last = 0, longest = 0;
   std::uint32_t most_long = 0;
