@@ -20,6 +20,7 @@ constexpr std::size_t kEvents = 1'000'000;
 struct Recording {
   TraceStream stream{std::size_t{1} << 21};
   std::vector<Event> events;
+  json config;  // the pool's params(), as the runner records them
   Recording() {
     {
       auto pool = Registry::global().create(
@@ -29,6 +30,7 @@ struct Recording {
       Countdown done(kEvents / 4);
       for (std::size_t i = 0; i < kEvents / 4; ++i) pool->submit([&done] { done.tick(); });
       done.wait();
+      config = pool->params();
     }
     stream.drain(events);
     events.resize(std::min(events.size(), kEvents));
@@ -62,7 +64,8 @@ void BM_ResultJson(benchmark::State& state) {
   s.name = "bench";
   scenario::RunOutcome outcome;
   outcome.events_recorded = m.event_count();
-  outcome.pools.push_back({.name = "java", .design = "java", .trace_id = m.pools().back().info().id});
+  outcome.pools.push_back(
+      {.name = "java", .design = "java", .trace_id = m.pools().back().info().id, .config = recording().config});
   const std::string path = "/tmp/poolscope-bench-result.json";
   std::size_t bytes = 0;
   for (auto _ : state) {
