@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "bench/measure.h"
+#include "bench/smoke.h"
 #include "pools/core/registry.h"
 #include "scenarios/engine/result_json.h"
 
@@ -84,4 +85,11 @@ BENCHMARK(BM_ResultJson)->Unit(benchmark::kMillisecond)->UseRealTime()->Iteratio
 }  // namespace
 }  // namespace poolscope::bench
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  poolscope::bench::take_smoke_flag(argc, argv);  // a few seconds already: the same run
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
