@@ -82,7 +82,7 @@ constexpr int kSleepWorkers = 5'000;
 constexpr auto kSleepTask = 10ms;
 
 constexpr int kChurnWorkers = 8;
-constexpr int kChurnBurst = 64;  // tasks of 1 ms: enough to grow to kChurnWorkers
+constexpr int kChurnBurst = 64;       // tasks of 1 ms: enough to grow to kChurnWorkers
 constexpr double kChurnScale = 1000;  // pool time runs 1000x: java's 60 s keep-alive passes in 60 ms
 constexpr auto kChurnIdle = 100ms;    // wall time between bursts: every design's idle limit passes
 
@@ -140,11 +140,10 @@ Sizing tasks_for(Executor& ex, int submitters, std::chrono::nanoseconds budget) 
     probe_ns = i == 0 ? ns : std::min(probe_ns, ns);
     if (probe_ns <= threshold_ns || took > Nanos(kDispatchReprobe).count()) break;
   }
-  const auto tasks =
-      probe_ns <= threshold_ns
-          ? sizes.dispatch_tasks
-          : std::clamp(static_cast<std::int64_t>(static_cast<double>(budget.count()) / probe_ns), sizes.dispatch_min,
-                       sizes.dispatch_tasks);
+  const auto tasks = probe_ns <= threshold_ns
+                         ? sizes.dispatch_tasks
+                         : std::clamp(static_cast<std::int64_t>(static_cast<double>(budget.count()) / probe_ns),
+                                      sizes.dispatch_min, sizes.dispatch_tasks);
   return {tasks, probe_ns, probed};
 }
 
