@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "bench/measure.h"
+#include "bench/smoke.h"
 #include "pools/core/registry.h"
 #include "scenarios/engine/result_json.h"
 
@@ -20,6 +21,7 @@ constexpr std::size_t kEvents = 1'000'000;
 struct Recording {
   TraceStream stream{std::size_t{1} << 21};
   std::vector<Event> events;
+  json config;  // the pool's params(), as the runner records them
   Recording() {
     {
       auto pool = Registry::global().create(
@@ -29,6 +31,7 @@ struct Recording {
       Countdown done(kEvents / 4);
       for (std::size_t i = 0; i < kEvents / 4; ++i) pool->submit([&done] { done.tick(); });
       done.wait();
+      config = pool->params();
     }
     stream.drain(events);
     events.resize(std::min(events.size(), kEvents));
@@ -62,7 +65,8 @@ void BM_ResultJson(benchmark::State& state) {
   s.name = "bench";
   scenario::RunOutcome outcome;
   outcome.events_recorded = m.event_count();
-  outcome.pools.push_back({.name = "java", .design = "java", .trace_id = m.pools().back().info().id});
+  outcome.pools.push_back(
+      {.name = "java", .design = "java", .trace_id = m.pools().back().info().id, .config = recording().config});
   const std::string path = "/tmp/poolscope-bench-result.json";
   std::size_t bytes = 0;
   for (auto _ : state) {
@@ -81,4 +85,11 @@ BENCHMARK(BM_ResultJson)->Unit(benchmark::kMillisecond)->UseRealTime()->Iteratio
 }  // namespace
 }  // namespace poolscope::bench
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  poolscope::bench::take_smoke_flag(argc, argv);  // a few seconds already: the same run
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

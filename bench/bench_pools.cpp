@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "bench/measure.h"
+#include "bench/smoke.h"
 #include "bench/targets.h"
 #include "scenarios/engine/process_stats.h"
 
@@ -24,36 +25,64 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// 1,000,000 tasks, unless a warm probe of 2,000 (after a warm-up that starts
-// lazily started workers) says that takes more than kDispatchBudget, i.e. the
-// design is slower than 300 ns a task: one paying futex wake-ups on every
-// task (10-60 us here) would need a minute a run. The row says how many tasks
-// it ran. A probe is short (under a millisecond for a fast design), so one
-// preemption can inflate it: a probe that misses the threshold but took less
-// than kDispatchReprobe (a design clearly slower takes longer) is repeated,
-// up to kDispatchProbes times, and the fastest counts.
-constexpr std::int64_t kDispatchTasks = 1'000'000, kDispatchWarmup = 1'000, kDispatchProbe = 2'000,
-                       kDispatchMin = 5'000;
-constexpr auto kDispatchBudget = 300ms;
+// How much work each benchmark does: the suite's sizes, or with --smoke the
+// test suite's (bench/CMakeLists.txt): every benchmark once on a few tasks,
+// to show that it runs to the end; figures that mean nothing.
+struct Sizes {
+  // dispatch/: 1,000,000 tasks, unless a warm probe of 2,000 (after a warm-up
+  // that starts lazily started workers) says that takes more than the budget,
+  // i.e. the design is slower than 300 ns a task: one paying futex wake-ups on
+  // every task (10-60 us here) would need a minute a run. The row says how
+  // many tasks it ran. A probe is short (under a millisecond for a fast
+  // design), so one preemption can inflate it: a probe that misses the
+  // threshold but took less than kDispatchReprobe (a design clearly slower
+  // takes longer) is repeated, up to kDispatchProbes times, and the fastest
+  // counts.
+  std::int64_t dispatch_tasks, dispatch_warmup, dispatch_probe, dispatch_min;
+  std::chrono::nanoseconds dispatch_budget;
+  // trace_cost/: rounds of (off, on) (on first in odd rounds, so a drift of
+  // the machine hits both alike), each run a fresh pool given the budget's
+  // worth of tasks (dispatch_tasks at most), after a warm-up.
+  int trace_rounds;
+  std::chrono::nanoseconds trace_budget;
+  int wake_samples;          // wakeup/, machine/handoff
+  std::int64_t sleep_tasks;  // sleep/, of 10 ms each, on kSleepWorkers
+  int churn_cycles;          // churn/: cold and warm bursts; the first cycle is not measured
+};
+constexpr Sizes kSuite{.dispatch_tasks = 1'000'000,
+                       .dispatch_warmup = 1'000,
+                       .dispatch_probe = 2'000,
+                       .dispatch_min = 5'000,
+                       .dispatch_budget = 300ms,
+                       .trace_rounds = 3,
+                       .trace_budget = 100ms,
+                       .wake_samples = 1000,
+                       .sleep_tasks = 100'000,
+                       .churn_cycles = 5};
+// A few dozen tasks a run: on a loaded machine a design whose threads spin
+// for a CPU can take milliseconds a task, and the smoke run must still end.
+constexpr Sizes kSmoke{.dispatch_tasks = 500,
+                       .dispatch_warmup = 20,
+                       .dispatch_probe = 50,
+                       .dispatch_min = 50,
+                       .dispatch_budget = 1ms,
+                       .trace_rounds = 1,
+                       .trace_budget = 1ms,
+                       .wake_samples = 20,
+                       .sleep_tasks = 500,
+                       .churn_cycles = 2};
+Sizes sizes = kSuite;  // main() picks
+
 constexpr int kDispatchProbes = 3;
 constexpr auto kDispatchReprobe = 20ms;
 
-// Tracing's cost: kTraceRounds rounds of (off, on) (on first in odd rounds,
-// so a drift of the machine hits both alike), each run a fresh pool given
-// kTraceBudget of tasks (1,000,000 at most), after a warm-up.
-constexpr int kTraceRounds = 3;
-constexpr auto kTraceBudget = 100ms;
-
-constexpr int kWakeSamples = 1000;
 constexpr auto kWakeGap = 100us;  // long enough for the worker to park again
 
-constexpr std::int64_t kSleepTasks = 100'000;
 constexpr int kSleepWorkers = 5'000;
 constexpr auto kSleepTask = 10ms;
 
 constexpr int kChurnWorkers = 8;
-constexpr int kChurnBurst = 64;  // tasks of 1 ms: enough to grow to kChurnWorkers
-constexpr int kChurnCycles = 5;
+constexpr int kChurnBurst = 64;       // tasks of 1 ms: enough to grow to kChurnWorkers
 constexpr double kChurnScale = 1000;  // pool time runs 1000x: java's 60 s keep-alive passes in 60 ms
 constexpr auto kChurnIdle = 100ms;    // wall time between bursts: every design's idle limit passes
 
@@ -90,32 +119,31 @@ std::uint64_t run_tasks(Executor& ex, std::int64_t tasks, int submitters) {
   return refused;
 }
 
-// How many tasks fit in `budget` for this design (1,000,000 at most, kDispatchMin
-// at least), from warm probes of kDispatchProbe tasks; also the probe's ns a
-// task and how many tasks the probes ran.
+// How many tasks fit in `budget` for this design (sizes.dispatch_tasks at
+// most, sizes.dispatch_min at least), from warm probes of sizes.dispatch_probe
+// tasks; also the probe's ns a task and how many tasks the probes ran.
 struct Sizing {
   std::int64_t tasks;
   double probe_ns;
   std::int64_t probed;
 };
 Sizing tasks_for(Executor& ex, int submitters, std::chrono::nanoseconds budget) {
-  const double threshold_ns = static_cast<double>(budget.count()) / kDispatchTasks;
+  const double threshold_ns = static_cast<double>(budget.count()) / static_cast<double>(sizes.dispatch_tasks);
   double probe_ns = 0;
   std::int64_t probed = 0;
   for (int i = 0; i < kDispatchProbes; ++i) {
     auto t0 = now_ns();
-    run_tasks(ex, kDispatchProbe, submitters);
-    probed += kDispatchProbe;
+    run_tasks(ex, sizes.dispatch_probe, submitters);
+    probed += sizes.dispatch_probe;
     const auto took = now_ns() - t0;
-    const double ns = static_cast<double>(took) / kDispatchProbe;
+    const double ns = static_cast<double>(took) / sizes.dispatch_probe;
     probe_ns = i == 0 ? ns : std::min(probe_ns, ns);
     if (probe_ns <= threshold_ns || took > Nanos(kDispatchReprobe).count()) break;
   }
-  const auto tasks =
-      probe_ns <= threshold_ns
-          ? kDispatchTasks
-          : std::clamp(static_cast<std::int64_t>(static_cast<double>(budget.count()) / probe_ns), kDispatchMin,
-                       kDispatchTasks);
+  const auto tasks = probe_ns <= threshold_ns
+                         ? sizes.dispatch_tasks
+                         : std::clamp(static_cast<std::int64_t>(static_cast<double>(budget.count()) / probe_ns),
+                                      sizes.dispatch_min, sizes.dispatch_tasks);
   return {tasks, probe_ns, probed};
 }
 
@@ -127,8 +155,8 @@ void dispatch(benchmark::State& state, const Target& target, int workers, int su
   } catch (const std::exception& e) {
     return fail(state, e);
   }
-  run_tasks(*ex, kDispatchWarmup, submitters);  // starts lazily started workers; warms caches and allocators
-  const auto [tasks, probe_ns, probed] = tasks_for(*ex, submitters, kDispatchBudget);
+  run_tasks(*ex, sizes.dispatch_warmup, submitters);  // starts lazily started workers; warms caches and allocators
+  const auto [tasks, probe_ns, probed] = tasks_for(*ex, submitters, sizes.dispatch_budget);
   std::uint64_t refused = 0;
   std::int64_t elapsed = 0;
   const double switches_before = context_switches();
@@ -148,12 +176,16 @@ void dispatch(benchmark::State& state, const Target& target, int workers, int su
 }
 
 // Tracing on ÷ off, as throughput: time off ÷ time on, one ratio per round;
-// reports their median and range, and the events dropped in all the "on" runs.
+// reports their median and range, the events dropped in all the "on" runs,
+// and the refusals a task off and on. A design that refuses while its
+// workers are busy (fasthttp) measures its refusals here as much as its
+// dispatch: tracing slows the submitter, which is then refused less often,
+// so its ratio can pass 1 (issue 40); the two refusal counts show when.
 void trace_cost(benchmark::State& state, const Target& target, int workers, bool engine_clock) {
   std::vector<double> ratios;
-  double dropped = 0, recorded = 0, tasks_run = 0, on_ns = 0;
+  double dropped = 0, recorded = 0, tasks_run = 0, on_ns = 0, refused[2] = {0, 0}, measured[2] = {0, 0};
   for (auto _ : state) {
-    for (int round = 0; round < kTraceRounds; ++round) {
+    for (int round = 0; round < sizes.trace_rounds; ++round) {
       double ns[2] = {0, 0};
       for (int k = 0; k < 2; ++k) {
         const bool traced = (k == 1) != (round % 2 == 1);
@@ -168,16 +200,17 @@ void trace_cost(benchmark::State& state, const Target& target, int workers, bool
         } catch (const std::exception& e) {
           return fail(state, e);
         }
-        run_tasks(*ex, kDispatchWarmup, 1);
-        const auto [tasks, probe_ns, probed] = tasks_for(*ex, 1, kTraceBudget);
+        run_tasks(*ex, sizes.dispatch_warmup, 1);
+        const auto [tasks, probe_ns, probed] = tasks_for(*ex, 1, sizes.trace_budget);
         const auto t0 = now_ns();
-        run_tasks(*ex, tasks, 1);
+        refused[traced] += static_cast<double>(run_tasks(*ex, tasks, 1));
         ns[traced] = static_cast<double>(now_ns() - t0) / static_cast<double>(tasks);
+        measured[traced] += static_cast<double>(tasks);
         ex->shutdown();
         if (traced) {
           dropped += static_cast<double>(tracing.dropped());
           recorded += static_cast<double>(tracing.recorded());
-          tasks_run += static_cast<double>(tasks + kDispatchWarmup + probed);
+          tasks_run += static_cast<double>(tasks + sizes.dispatch_warmup + probed);
           on_ns += ns[1];
         }
       }
@@ -190,7 +223,9 @@ void trace_cost(benchmark::State& state, const Target& target, int workers, bool
   state.counters["ratio_max"] = ratios.back();
   state.counters["events_dropped"] = dropped;
   state.counters["events_per_task"] = tasks_run > 0 ? recorded / tasks_run : 0;
-  state.counters["on_tasks_per_s"] = on_ns > 0 ? 1e9 / (on_ns / kTraceRounds) : 0;
+  state.counters["on_tasks_per_s"] = on_ns > 0 ? 1e9 / (on_ns / sizes.trace_rounds) : 0;
+  state.counters["refused_per_task_off"] = measured[0] > 0 ? refused[0] / measured[0] : 0;
+  state.counters["refused_per_task_on"] = measured[1] > 0 ? refused[1] / measured[1] : 0;
 }
 
 // One task at a time into an idle pool of one worker; the task stamps its
@@ -217,7 +252,7 @@ void wakeup(benchmark::State& state, const Target& target) {
   for (int i = 0; i < 10; ++i) sample();  // lazily started workers start here
   for (auto _ : state) {
     latency.clear();
-    for (int i = 0; i < kWakeSamples; ++i) latency.push_back(sample());
+    for (int i = 0; i < sizes.wake_samples; ++i) latency.push_back(sample());
   }
   ex->shutdown();
   state.counters["p50_us"] = quantile(latency, 0.50) / 1e3;
@@ -238,8 +273,8 @@ void sleep_bound(benchmark::State& state, const Target& target) {
     } catch (const std::exception& e) {
       return fail(state, e);
     }
-    Countdown done(kSleepTasks);
-    for (std::int64_t i = 0; i < kSleepTasks; ++i)
+    Countdown done(sizes.sleep_tasks);
+    for (std::int64_t i = 0; i < sizes.sleep_tasks; ++i)
       execute(*ex, [&done] {
         std::this_thread::sleep_for(kSleepTask);
         done.tick();
@@ -251,7 +286,7 @@ void sleep_bound(benchmark::State& state, const Target& target) {
     state.ResumeTiming();
   }
   const int workers = target.granted(kSleepWorkers, Purpose::fixed);
-  const double floor_s = static_cast<double>(kSleepTasks) * 0.010 / workers;
+  const double floor_s = static_cast<double>(sizes.sleep_tasks) * 0.010 / workers;
   state.counters["workers"] = workers;
   state.counters["floor_ms"] = floor_s * 1e3;
   state.counters["peak_rss_mb"] = peak.peak_mb_above_start();
@@ -303,7 +338,7 @@ void churn(benchmark::State& state, const Target& target) {
   std::size_t warm_all = 0;   // threads of every warm burst, the first cycle's too
   std::int64_t measured = 0;  // cycles in cold and warm
   for (auto _ : state) {
-    for (int c = 0; c < kChurnCycles; ++c) {
+    for (int c = 0; c < sizes.churn_cycles; ++c) {
       Burst b = burst(), w = burst();
       warm_all += w.threads;
       if (c > 0) {
@@ -317,7 +352,7 @@ void churn(benchmark::State& state, const Target& target) {
     }
   }
   ex->shutdown();
-  const double tasks = static_cast<double>(kChurnBurst) * kChurnCycles * static_cast<double>(state.iterations());
+  const double tasks = static_cast<double>(kChurnBurst) * sizes.churn_cycles * static_cast<double>(state.iterations());
   // The cycles' threads (the warm bursts' left out: they are not part of them).
   state.counters["threads_per_1k_tasks"] =
       static_cast<double>(threads_created() - threads_before - warm_all) * 1000 / tasks;
@@ -349,7 +384,7 @@ void handoff(benchmark::State& state) {
   std::vector<std::int64_t> latency;
   for (auto _ : state) {
     latency.clear();
-    for (int i = 1; i <= kWakeSamples; ++i) {
+    for (int i = 1; i <= sizes.wake_samples; ++i) {
       spin_for(kWakeGap);
       woke.store(0, std::memory_order_relaxed);
       auto t0 = now_ns();
@@ -437,6 +472,7 @@ void register_all() {
 }  // namespace poolscope::bench
 
 int main(int argc, char** argv) {
+  if (poolscope::bench::take_smoke_flag(argc, argv)) poolscope::bench::sizes = poolscope::bench::kSmoke;
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   poolscope::bench::register_all();

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <thread>
 
+#include "bench/smoke.h"
 #include "pools/core/clock.h"
 #include "pools/core/go/chan.h"
 #include "pools/core/sim/world.h"
@@ -195,4 +196,11 @@ BENCHMARK_CAPTURE(BM_SimScenario, steady_poisson, std::string("steady-poisson"))
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SimScenario, survey, std::string("survey"))->Name("sim/scenario/survey")->UseRealTime()->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  poolscope::bench::take_smoke_flag(argc, argv);  // about a second already: the same run
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -20,11 +20,17 @@
 #include <thread>
 #include <vector>
 
+#include "bench/smoke.h"
 #include "pools/core/pool_trace.h"
 
 using namespace poolscope;
 
 namespace {
+
+// --smoke (bench/smoke.h): the two long benchmarks on a small part of their
+// work. The token passing spins on both sides: on a loaded machine a pass
+// can wait a whole time slice, so its smoke run is 200 passes.
+bool smoke = false;
 
 // A stream drained by nobody would fill and measure the drop path; this one
 // is drained by the benchmark's own threads between batches, outside timing
@@ -85,13 +91,14 @@ void BM_CoarseClock(benchmark::State& state) {
   state.counters["resolution_ns"] = static_cast<double>(res.tv_nsec);
 }
 
-// Two threads pass a token back and forth 200,000 times (release/acquire,
-// no lock); each stamps just after receiving it and sends its stamp along.
-// A receiver's stamp below the sender's is an inversion: that clock would put
-// an effect before its cause in a merged trace.
+// Two threads pass a token back and forth 200,000 times (200 with
+// --smoke; release/acquire, no lock); each stamps just after receiving it
+// and sends its stamp along. A receiver's stamp below the sender's is an
+// inversion: that clock would put an effect before its cause in a merged
+// trace.
 template <std::uint64_t (*Read)()>
 void BM_TickOrder(benchmark::State& state) {
-  constexpr int kPasses = 200'000;
+  const int kPasses = smoke ? 200 : 200'000;
   double inversions = 0, worst = 0;
   for (auto _ : state) {
     std::atomic<std::uint64_t> box{0};
@@ -226,7 +233,7 @@ void BM_Drain(benchmark::State& state) {
   state.counters["dropped"] = static_cast<double>(s.dropped());
 }
 
-// 1,000,000 tasks a second for 1 s: 2 threads, each 500,000 tasks a second
+// 1,000,000 tasks a second for 1 s (10 ms with --smoke): 2 threads, each 500,000 tasks a second
 // (paced on the clock, 5 events a task), one consumer draining every 2 ms as
 // the engine does, on a stream of the engine's size. Reports the drops.
 void BM_Sustained(benchmark::State& state) {
@@ -248,7 +255,7 @@ void BM_Sustained(benchmark::State& state) {
       drained += s.drain(sink);
     });
     auto produce = [&] {
-      constexpr std::int64_t kTasks = 500'000, kGapNs = 2'000;  // 500,000 a second
+      const std::int64_t kTasks = smoke ? 5'000 : 500'000, kGapNs = 2'000;  // 500,000 a second
       const std::uint64_t t0 = steady_ns();
       for (std::int64_t i = 0; i < kTasks; ++i) {
         while (steady_ns() < t0 + static_cast<std::uint64_t>(i * kGapNs)) {
@@ -296,4 +303,11 @@ BENCHMARK(BM_RecordTask);
 BENCHMARK(BM_Drain)->UseRealTime();
 BENCHMARK(BM_Sustained)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  smoke = poolscope::bench::take_smoke_flag(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

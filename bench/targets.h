@@ -78,6 +78,17 @@ inline BenchConfig bench_config(const Design& design, int n, Purpose purpose) {
   if (d == "coremax")  // the seed's pool never reaps: churn shows it
     return {{{"coreSize", n}, {"maxSize", n}, {"taskQueueCap", 1 << 20}, {"isBlocking", true}}, n};
   if (d == "redis-bio") return {json::object(), 3};  // one thread per job type, whatever n is
+  if (d == "phpfpm") {
+    // php-fpm counts children, not workers or threads: the rule below would
+    // set none and leave it at www.conf's pm.max_children = 5 while its rows
+    // claimed n (sleep/: 100,000 tasks of 10 ms on 5 children, 200 s a run).
+    // In php-fpm.conf's own terms instead; the listen backlog, its only
+    // queue, long enough for every task (php-fpm takes any value; a kernel
+    // caps it at net.core.somaxconn, which a server raises to match).
+    if (purpose == Purpose::churn)  // a child forked per connection that finds none idle, stopped once idle
+      return {{{"pm", "ondemand"}, {"pm.max_children", n}, {"listen.backlog", 1 << 20}}, n};
+    return {{{"pm", "static"}, {"pm.max_children", n}, {"listen.backlog", 1 << 20}}, n};  // n children, forked at start
+  }
   if (json lab = lab_config(design, n, purpose); !lab.is_null()) return {lab, n};
   json config = json::object();
   std::int64_t granted = n;

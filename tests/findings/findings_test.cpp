@@ -10,6 +10,7 @@
 
 #include "scenarios/engine/findings.h"
 #include "scenarios/engine/library.h"
+#include "scenarios/engine/result_json.h"
 #include "scenarios/engine/result_reader.h"
 
 using namespace poolscope;
@@ -205,6 +206,28 @@ TEST_CASE("a pool that keeps up finds nothing", "[findings]") {
     INFO(pool);
     for (const auto& x : f.all) CHECK_FALSE(x.pool == pool);
   }
+}
+
+// A PoolOutcome made by hand has a null config (bench_pipeline's did, and
+// the result writer threw type_error.306 from stuck-at-core's json::value()
+// on it): the rules then read no parameter, find nothing that needs one,
+// and the result is written all the same.
+TEST_CASE("a pool without a config: the rules read no parameter, and the result is still written", "[findings]") {
+  const Found with = simulate("java-queues");
+  REQUIRE(with.of("stuck-at-core", "linked-unbounded").size() == 1);
+  Found f = simulate("java-queues");
+  for (PoolOutcome& p : f.run.outcome.pools) p.config = nullptr;
+  f.run.outcome.pools.back().config = "not an object";
+  REQUIRE_NOTHROW(f.all = findings::find(f.run.outcome, f.run.metrics));
+  CHECK(f.of("stuck-at-core", "linked-unbounded").empty());  // its core is unknown
+  const Scenario s = parse_scenario(read_scenario_json(resolve_scenario("java-queues")), "java-queues", ".");
+  std::ostringstream out;
+  REQUIRE_NOTHROW(write_result(out, s, f.run.outcome, f.run.metrics, ResultOptions{.include_events = true}));
+  const json doc = json::parse(out.str());
+  REQUIRE(doc["pools"].size() == f.run.outcome.pools.size());
+  CHECK(doc["pools"][0]["config"].is_null());
+  CHECK(doc["pools"][0]["summary"]["tasks"]["submitted"].get<std::uint64_t>() > 0);
+  CHECK(doc["pools"][0].contains("events"));
 }
 
 // The runner writes the findings it prints, and a replay reads them back as

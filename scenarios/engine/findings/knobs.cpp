@@ -39,6 +39,9 @@ const std::string& design(const PoolView& v) { return v.outcome.design; }
 
 }  // namespace
 
+std::optional<std::int64_t> config_integer(const PoolView& v, const char* key) { return integer(v, key); }
+std::string config_text(const PoolView& v, const char* key) { return text(v, key); }
+
 std::optional<std::int64_t> max_workers(const PoolView& v) {
   const std::string& d = design(v);
   std::optional<std::int64_t> n;

@@ -21,6 +21,14 @@ void head_of_line(const PoolView& v, std::vector<Finding>& out);
 
 // ---- knobs.cpp: what each design calls the parameters the rules name.
 
+// One value of the pool's config (params() at the end of the run); nullopt
+// or "" when the key is missing, of another type, or the config is not an
+// object at all (a PoolOutcome made by hand, as a benchmark or a test does,
+// has a null one). Rules read the config through these, never json::value(),
+// which throws on a null.
+std::optional<std::int64_t> config_integer(const PoolView& v, const char* key);
+std::string config_text(const PoolView& v, const char* key);
+
 // The most workers the pool may run, from its config; nullopt: unlimited or
 // the design has no such cap.
 std::optional<std::int64_t> max_workers(const PoolView& v);

@@ -14,8 +14,7 @@ namespace poolscope::findings {
 void stuck_at_core(const PoolView& v, std::vector<Finding>& out) {
   const std::string& d = v.outcome.design;
   if (d != "java" && d != "coremax") return;  // the designs whose order is core, then queue, then max
-  const json& c = v.outcome.config;
-  const std::int64_t core = c.value(d == "java" ? "corePoolSize" : "coreSize", std::int64_t{0});
+  const std::int64_t core = config_integer(v, d == "java" ? "corePoolSize" : "coreSize").value_or(0);
   const std::int64_t max = max_workers(v).value_or(core);
   if (max <= core || static_cast<std::int64_t>(v.summary.peak_workers) > core) return;
   const std::int64_t min_len = std::max(kHandoffFloor, v.summary.service.p50);
@@ -34,7 +33,8 @@ void stuck_at_core(const PoolView& v, std::vector<Finding>& out) {
   }
   if (from < 0) return;
   Finding f = make(v, "stuck-at-core", from, to);
-  const std::string queue = d == "java" ? c.value("workQueue", std::string("?")) : "task queue";
+  std::string queue = d == "java" ? config_text(v, "workQueue") : "task queue";
+  if (queue.empty()) queue = "?";
   f.summary = "up to " + std::to_string(peak) + " tasks queued for " + seconds_text(to_s(total)) + " while the pool stayed at " +
               std::to_string(v.summary.peak_workers) + " workers (core " + std::to_string(core) + ", max " +
               std::to_string(max) + ")";
