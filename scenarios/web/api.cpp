@@ -24,6 +24,7 @@
 
 #include "pools/core/registry.h"
 #include "scenarios/engine/explore.h"
+#include "scenarios/engine/exports.h"
 #include "scenarios/engine/json_reader.h"
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/result_json.h"
@@ -195,7 +196,7 @@ class WebRun {
       Read r = read(text, file, options);
       scenario_ = std::make_unique<Scenario>(std::move(r.scenario));
       RunOptions ro;
-      ro.keep_events = r.keep_events;
+      ro.keep_events = keep_events_ = r.keep_events;
       ro.limits = r.limits;
       ro.sliced = true;
       run_ = std::make_unique<Run>(*scenario_, ro);
@@ -221,6 +222,14 @@ class WebRun {
 
   // What `poolscope run --out` writes, without the events; once ended.
   std::string result() const { return result_; }
+  // What `poolscope run --chrome-trace` writes (Perfetto opens it), once ended.
+  std::string chrome_trace() const {
+    if (result_.empty()) throw std::logic_error("the run has not ended: advance it until done");
+    if (!keep_events_) throw std::logic_error("a Chrome trace needs every event: make the run with events: true");
+    std::ostringstream out;
+    write_chrome_trace(out, *scenario_, run_->metrics());
+    return out.str();
+  }
   // The runner's exit status for it: 0, or 1 (a stall, a breach, a failed simulation).
   int exit_status() const { return exit_status_; }
 
@@ -282,6 +291,7 @@ class WebRun {
   std::string error_;
   std::unique_ptr<Scenario> scenario_;
   std::unique_ptr<Run> run_;
+  bool keep_events_ = false;
   std::string result_;
   int exit_status_ = 0;
   std::vector<unsigned char> column_;  // the last column asked for
@@ -329,8 +339,21 @@ std::string explore_schedules(const std::string& text, const std::string& file, 
 namespace {
 
 std::string g_reply;                             // the last call's reply
+bool g_raw_failed = false;                       // a raw reply (a result, a trace) is an error instead
 std::map<int, std::unique_ptr<WebRun>> g_runs;   // by handle
 int g_next_run = 1;
+
+// A reply that is text of its own (a result, a trace), or an error reply.
+template <class F>
+void raw_reply(F&& f) {
+  try {
+    g_reply = f();
+    g_raw_failed = false;
+  } catch (const std::exception& e) {
+    g_reply = failed(e.what());
+    g_raw_failed = true;
+  }
+}
 
 WebRun* find_run(int id) {
   auto it = g_runs.find(id);
@@ -349,6 +372,8 @@ extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* poolscope_reply() { return g_reply.c_str(); }
 EMSCRIPTEN_KEEPALIVE std::size_t poolscope_reply_size() { return g_reply.size(); }
+// After a call whose reply is raw text: true if it is {"ok": false, ...} instead.
+EMSCRIPTEN_KEEPALIVE bool poolscope_reply_failed() { return g_raw_failed; }
 
 EMSCRIPTEN_KEEPALIVE void poolscope_list_scenarios() { g_reply = list_scenarios(); }
 EMSCRIPTEN_KEEPALIVE void poolscope_scenario_text(const char* name) { g_reply = scenario_text(name); }
@@ -381,13 +406,17 @@ EMSCRIPTEN_KEEPALIVE void poolscope_run_advance(int id, double max_switches) {
 // The reply is the result itself (what `poolscope run --out` writes, without
 // its events), or {"ok": false, ...} if the run has not ended.
 EMSCRIPTEN_KEEPALIVE void poolscope_run_result(int id) {
-  try {
+  raw_reply([&] {
     WebRun* run = find_run(id);
     if (run->result().empty()) throw std::logic_error("the run has not ended: advance it until done");
-    g_reply = run->result();
-  } catch (const std::exception& e) {
-    g_reply = json{{"ok", false}, {"error", e.what()}}.dump();
-  }
+    return run->result();
+  });
+}
+
+// The reply is the Chrome/Perfetto trace itself (the run made with events),
+// or {"ok": false, ...}.
+EMSCRIPTEN_KEEPALIVE void poolscope_run_chrome_trace(int id) {
+  raw_reply([&] { return find_run(id)->chrome_trace(); });
 }
 
 // value: {count, exitStatus, pools: {id: name}, kinds: [...], rules: {id: code}}

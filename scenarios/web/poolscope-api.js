@@ -84,6 +84,13 @@ class Poolscope {
     return m.UTF8ToString(m._poolscope_reply(), m._poolscope_reply_size());
   }
 
+  // A call whose reply is text of its own (a result, a trace), or an error.
+  raw(name, ...args) {
+    const text = this.call(name, ...args);
+    if (this.m._poolscope_reply_failed()) throw new PoolscopeError(JSON.parse(text).error);
+    return text;
+  }
+
   value(name, ...args) {
     const reply = JSON.parse(this.call(name, ...args));
     if (!reply.ok) throw new PoolscopeError(reply.error);
@@ -134,11 +141,9 @@ class Run {
   // Runs at most `switches` switches of the simulation: {done, progress, now}.
   advance(switches = 1e6) { return this.ps.value('run_advance', this.id, switches); }
   // Once done: the result, as `poolscope run --out` writes it (no events).
-  result() {
-    const reply = JSON.parse(this.ps.call('run_result', this.id));
-    if (reply.ok === false) throw new PoolscopeError(reply.error);
-    return reply;
-  }
+  result() { return JSON.parse(this.ps.raw('run_result', this.id)); }
+  // Once done, made with events: what `poolscope run --chrome-trace` writes, as text.
+  chromeTrace() { return this.ps.raw('run_chrome_trace', this.id); }
   // 0, or 1 as the runner exits for a stall, a breach or a failed simulation.
   exitStatus() { return this.ps.value('run_events', this.id).exitStatus; }
   // Once done, with events kept: {count, pools, kinds, rules, <field>: typed array}.

@@ -86,6 +86,42 @@ test('a bad scenario gets the runner\'s own message: the file, the JSON path, wh
   assert.throws(() => ps.validate('[1, 2]', 'array.json'), PoolscopeError);
 });
 
+test('every file of the bad-input corpus gets the native runner\'s own message, never a trap', () => {
+  const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'data', 'bad');
+  const rows = readFileSync(path.join(dir, 'expected.tsv'), 'utf8').split('\n')
+    .filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')).filter(([kind]) => kind === 'scenario');
+  assert.ok(rows.length > 100, `${rows.length} bad scenarios`);
+  let tested = 0;
+  for (const [, name, jsonPath, expected] of rows) {
+    const file = path.join(dir, name);
+    // A replay file named by the scenario is read from the disk beside it by
+    // the native runner; the browser build has only the shipped ones.
+    if (jsonPath.endsWith('/arrival/file')) continue;
+    // A JavaScript string cannot hold bytes that are not UTF-8: such a file
+    // reaches the API already decoded (by the page's file reader).
+    const bytes = readFileSync(file);
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      continue;
+    }
+    ++tested;
+    const native = spawnSync(runner, ['validate', file]);
+    assert.equal(native.status, 2, `${name}: native exit`);
+    const message = native.stderr.toString().replace(/^poolscope: /, '').trim();
+    assert.ok(message.includes(expected), `${name}: the native message`);
+    let got = null;
+    try {
+      ps.validate(bytes.toString('utf8'), file);
+    } catch (e) {
+      got = e;
+    }
+    assert.ok(got instanceof PoolscopeError, `${name}: refused (${got})`);
+    assert.equal(got.message, message, `${name} (${jsonPath})`);
+  }
+  assert.ok(tested > 100, `${tested} tested`);
+});
+
 test('bad options are named, and real threads are refused with what to do instead', () => {
   const tour = ps.scenarioText('tour');
   assert.throws(() => ps.run(tour, { file: 'tour', real: true }), /options\.real: the browser runs the simulation only/);
@@ -111,6 +147,20 @@ test('a run in slices ends as one run whole, and a run left midway is stopped cl
   left.advance(200);
   left.delete();
   assert.throws(() => left.advance(), /no run/);
+});
+
+test('the Chrome trace is the one the native runner writes', () => {
+  const out = path.join(scratch, 'trace.json');
+  const native = spawnSync(runner, ['run', 'tour', '--sim', '--quiet', '--chrome-trace', out]);
+  assert.equal(native.status, 0, native.stderr.toString());
+  const run = ps.start(ps.scenarioText('tour'), { file: 'tour', events: true });
+  while (!run.advance().done) {}
+  assert.deepStrictEqual(JSON.parse(run.chromeTrace()), JSON.parse(readFileSync(out, 'utf8')));
+  run.delete();
+  const bare = ps.start(ps.scenarioText('tour'), { file: 'tour' });
+  while (!bare.advance().done) {}
+  assert.throws(() => bare.chromeTrace(), /needs every event/);
+  bare.delete();
 });
 
 test('the simulation\'s own tests pass in the browser build (exceptions across fibers, the planted race\'s schedule)', () => {

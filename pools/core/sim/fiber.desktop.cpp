@@ -38,10 +38,6 @@ namespace poolscope::sim {
 
 namespace ctx = boost::context::detail;
 
-namespace {
-
-thread_local Fiber* t_running = nullptr;  // the fiber running on this OS thread
-
 // libstdc++'s per-thread exception state (__cxa_eh_globals): the exceptions
 // being handled and the count of those in flight. A fiber switched out inside
 // a catch block keeps its own, or another fiber's throw would corrupt it.
@@ -49,6 +45,11 @@ struct EhGlobals {
   void* caught;
   unsigned int uncaught;
 };
+
+namespace {
+
+thread_local Fiber* t_running = nullptr;  // the fiber running on this OS thread
+
 EhGlobals& eh_globals() { return *reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals()); }
 
 std::size_t page_size() {

@@ -5,22 +5,29 @@
 // while a throw unwinds through a destructor, and another fiber may throw
 // meanwhile: fiber.web.cpp gives each fiber its own set, through this.
 mergeInto(LibraryManager.library, {
-  $poolscopeEhStates: {},
+  // Each context's set while it is switched out, by key (a fiber's backend,
+  // or the context that resumed it).
+  $poolscopeEhStates: 'new Map()',
   poolscope_eh_exchange__deps: ['$poolscopeEhStates', '$exceptionCaught', '$exceptionLast',
                                 '$uncaughtExceptionCount'],
   poolscope_eh_exchange: function(saveKey, loadKey) {
-    poolscopeEhStates[saveKey] = [exceptionCaught, exceptionLast, uncaughtExceptionCount];
-    var s = poolscopeEhStates[loadKey];
-    delete poolscopeEhStates[loadKey];
+    var saved = poolscopeEhStates.get(saveKey);
+    if (saved) {
+      saved.caught = exceptionCaught; saved.last = exceptionLast; saved.uncaught = uncaughtExceptionCount;
+    } else {
+      poolscopeEhStates.set(saveKey, {caught: exceptionCaught, last: exceptionLast, uncaught: uncaughtExceptionCount});
+    }
+    var s = poolscopeEhStates.get(loadKey);
     if (s) {
-      exceptionCaught = s[0]; exceptionLast = s[1]; uncaughtExceptionCount = s[2];
+      exceptionCaught = s.caught; exceptionLast = s.last; uncaughtExceptionCount = s.uncaught;
+      s.caught = null;  // the array is the running context's now
     } else {
       exceptionCaught = []; exceptionLast = 0; uncaughtExceptionCount = 0;
     }
   },
-  // A fiber that is destroyed: its set, kept since its last switch, goes too.
+  // A fiber that is destroyed: its set goes too.
   poolscope_eh_forget__deps: ['$poolscopeEhStates'],
   poolscope_eh_forget: function(key) {
-    delete poolscopeEhStates[key];
+    poolscopeEhStates.delete(key);
   },
 });

@@ -125,7 +125,6 @@ void World::run(std::move_only_function<void()> root) {
 void World::start(std::move_only_function<void()> root) {
   if (root_) throw std::logic_error("sim::World::start: this World has run already");
   Activation on(this);
-  watch_ = std::make_unique<StuckWatch>(*this);
   // The root runs on a large stack: it is the caller's code (the engine, a test).
   std::size_t keep = settings_.stack_bytes;
   settings_.stack_bytes = std::max<std::size_t>(keep, 8u << 20);
@@ -138,6 +137,8 @@ bool World::run_for(std::uint64_t max_switches) {
   if (!root_) throw std::logic_error("sim::World::run_for: start() first");
   if (finished_) return true;
   Activation on(this);
+  // Watching the OS thread that runs the slices (the first one's).
+  if (!watch_) watch_ = std::make_unique<StuckWatch>(*this);
   // On a failure or the end, the watch stops before anything is thrown.
   struct EndWatch {
     World& w;

@@ -228,7 +228,7 @@ class World {
   // What the stuck watch reads: which thread runs, and where it was last.
   std::atomic<VThread*> running_{nullptr};
   std::atomic<const char*> running_where_{nullptr};
-  std::unique_ptr<StuckWatch> watch_;  // from start() until the run ends or fails
+  std::unique_ptr<StuckWatch> watch_;  // from the first slice until the run ends or fails
   bool finished_ = false;
   struct Activation;
 };
