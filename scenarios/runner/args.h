@@ -19,8 +19,13 @@ std::filesystem::path scenario_path(const std::string& arg);
 // "x"), else a string (so 2s needs no quotes).
 std::pair<std::string, json> parse_setting(const std::string& arg);
 
-// --seed: decimal digits only, in [0, 2^64-1]; "-1" does not wrap and
+// --seed (and --sim-seed, --first-seed: `flag` names it in the message):
+// decimal digits only, in [0, 2^64-1]; "-1" does not wrap and
 // "18446744073709551616" does not saturate.
-std::uint64_t parse_seed(const std::string& text);
+std::uint64_t parse_seed(const std::string& text, const std::string& flag = "--seed");
+
+// A finite decimal number, the whole argument ("", "nan", "inf" and "2x" are
+// refused, naming `flag` and `expected`).
+double parse_number(const std::string& text, const std::string& flag, const std::string& expected);
 
 }  // namespace poolscope::runner
