@@ -8,13 +8,18 @@
 // completed + threw + refused + dropped, in the pool's own count and in the
 // trace; every thread the run started is joined; and no run hangs: one that
 // outlives its bound prints its seed, which reproduces it, and aborts.
-// scripts/chaos runs thousands of them.
+// Every run's result is written as the runner writes it and validated
+// against docs/schemas/result.schema.json (weedge's utilisation above 1
+// broke it unseen, issue 36). scripts/chaos runs thousands of them.
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <thread>
+#include <unistd.h>
 
 #include "pools/core/duration.h"
 #include "pools/core/registry.h"
@@ -152,6 +157,17 @@ void drive(Run& run, Gen& g, std::uint64_t seed, const std::vector<LiveParam>& l
   run.wait();
 }
 
+// Validates the result files against the result schema with the checker
+// the schema test uses (Debian's python3-jsonschema); its messages go to
+// stderr. True if every file is valid.
+bool valid_results(const std::vector<std::filesystem::path>& files) {
+  if (files.empty()) return true;
+  std::string cmd = std::string("/usr/bin/python3 ") + POOLSCOPE_SOURCE_DIR + "/tests/tools/validate_json.py " +
+                    POOLSCOPE_SOURCE_DIR + "/docs/schemas/result.schema.json";
+  for (const auto& f : files) cmd += " '" + f.string() + "'";
+  return std::system(cmd.c_str()) == 0;
+}
+
 }  // namespace
 
 TEST_CASE("random valid scenarios, tuned live and stopped mid-load, keep every design's accounting", "[chaos]") {
@@ -160,6 +176,10 @@ TEST_CASE("random valid scenarios, tuned live and stopped mid-load, keep every d
   const std::vector<std::string> designs = Registry::global().names();
   REQUIRE_FALSE(designs.empty());
   int tunes = 0, stops = 0;
+  const std::filesystem::path results =
+      std::filesystem::temp_directory_path() / ("poolscope-chaos-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(results);
+  std::vector<std::filesystem::path> written;
   for (std::uint64_t k = 0; k < runs; ++k) {
     const std::uint64_t seed = base + k;
     Gen g(seed);
@@ -183,11 +203,20 @@ TEST_CASE("random valid scenarios, tuned live and stopped mid-load, keep every d
         REQUIRE(pm);
         CHECK(invariant_problem(p, pm->totals(), complete) == "");
       }
+      // The result, as `poolscope run --out` writes it, named by its seed.
+      written.push_back(results / ("result-" + std::to_string(seed) + ".json"));
+      std::ofstream file(written.back());
+      write_result(file, s, out, run.metrics(), ResultOptions{});
     }
     // Every thread the run started (pools, submitters, clients, closers, the
     // controller) has been joined.
     CHECK(live_threads() == threads_before);
   }
+  // Every result matches the published schema; the files of a failure stay
+  // for reading (the validator names them).
+  const bool valid = valid_results(written);
+  CHECK(valid);
+  if (valid) std::filesystem::remove_all(results);
   // The budget exercised what it is for.
   if (runs >= 8) {
     CHECK(tunes > 0);
