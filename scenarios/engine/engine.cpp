@@ -321,6 +321,14 @@ Nanos Run::elapsed() const {
   return std::chrono::steady_clock::now() - started_wall_;
 }
 
+std::vector<std::pair<std::string, std::uint64_t>> Run::events_dropped() const {
+  std::vector<std::pair<std::string, std::uint64_t>> out;
+  if (stream_.dropped() == 0) return out;
+  for (const PoolInfo& p : stream_.pools())
+    if (const std::uint64_t n = stream_.dropped(p.id); n > 0) out.emplace_back(p.name, n);
+  return out;
+}
+
 bool Run::segment_paused(const Segment& seg) const { return seg.real_clock && seg.real_clock->paused(); }
 
 // A simulated run: the whole of control() runs as the World's main thread,
@@ -342,6 +350,13 @@ void Run::simulate() {
     metrics_.add(batch);
   };
   if (pacer_) world.set_pacer([this, &drain](Time from, Time to) { pacer_->pace(from, to, drain); });
+  // No event is dropped in a simulation: a full stream is drained there and
+  // then, on this thread, which records every event of the World's threads.
+  stream_.drain_when_full(drain);
+  struct Unset {
+    TraceStream& stream;
+    ~Unset() { stream.drain_when_full({}); }
+  } unset{stream_};
   world_ = &world;
   RunOutcome::Simulation out{.settings = world.settings()};
   try {
@@ -398,6 +413,10 @@ void Run::control() {
   outcome_.threads_created = threads_created() - threads_before;
   outcome_.events_recorded = stream_.recorded();
   outcome_.events_dropped = stream_.dropped();
+  // Where they were dropped, for the table and the GUI (a pool never created has no events).
+  const std::vector<PoolInfo> traced = stream_.pools();
+  for (PoolOutcome& p : outcome_.pools)
+    if (p.trace_id < traced.size() && traced[p.trace_id].name == p.name) p.events_dropped = stream_.dropped(p.trace_id);
   {
     std::lock_guard g(m_);
     outcome_.stopped = stop_requested_;

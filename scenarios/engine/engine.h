@@ -96,6 +96,7 @@ struct PoolOutcome {
   std::uint64_t children_refused = 0;
   std::optional<StallReport> stall;
   bool shutdown_hung = false;  // even after the stall it did not shut down in time
+  std::uint64_t events_dropped = 0;  // of RunOutcome::events_dropped, this pool's
   // Only in the sequential schedule, where the pool ran alone:
   std::optional<double> cpu_seconds;
   std::optional<std::uint64_t> peak_rss_bytes;
@@ -166,6 +167,9 @@ class Run {
   }
   // Runs f on the named pool if it is running now (live tuning); false if not.
   bool with_pool(std::string_view name, const std::function<void(Pool&)>& f);
+  // Trace events dropped so far (the consumer fell behind; never in a
+  // simulation), per pool that has dropped any, by name; any thread, any time.
+  std::vector<std::pair<std::string, std::uint64_t>> events_dropped() const;
 
   // After wait():
   const RunOutcome& outcome() const { return outcome_; }

@@ -342,7 +342,9 @@ int run(RunArgs& a) {
     if (outcome.thread_refused)
       std::cout << "\nthe system refused a thread (" << *outcome.thread_refused << "): the run ended early\n";
     if (outcome.events_dropped)
-      std::cout << "\nnote: the trace dropped " << outcome.events_dropped << " events (the consumer fell behind)\n";
+      std::cout << "\nnote: the trace dropped " << outcome.events_dropped
+                << " events (its consumer fell behind; the row \"trace events dropped\" says whose, and "
+                   "docs/reliability.md why and how to avoid it)\n";
     for (const PoolOutcome& p : outcome.pools) {
       if (!p.stall) continue;
       std::cout << "\n"
@@ -357,9 +359,13 @@ int run(RunArgs& a) {
     if (outcome.thread_refused)
       std::cerr << "poolscope: the system refused a thread (" << *outcome.thread_refused
                 << "): the run ended early, status thread-refused\n";
-    if (outcome.events_dropped)
-      std::cerr << "poolscope: the trace dropped " << outcome.events_dropped
-                << " events (the consumer fell behind): status trace-incomplete\n";
+    if (outcome.events_dropped) {
+      std::string whose;
+      for (const PoolOutcome& p : outcome.pools)
+        if (p.events_dropped) whose += (whose.empty() ? "" : ", ") + p.name + " " + std::to_string(p.events_dropped);
+      std::cerr << "poolscope: the trace dropped " << outcome.events_dropped << " events (" << whose
+                << "; the consumer fell behind): status trace-incomplete\n";
+    }
   }
   if (status == RunStatus::invariant_breach) {
     for (const PoolOutcome& p : outcome.pools)
