@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "pools/core/params.h"
+#include "scenarios/engine/cli_values.h"
 
 namespace poolscope::runner {
 
@@ -19,13 +20,8 @@ std::filesystem::path scenario_path(const std::string& arg);
 // "x"), else a string (so 2s needs no quotes).
 std::pair<std::string, json> parse_setting(const std::string& arg);
 
-// --seed (and --sim-seed, --first-seed: `flag` names it in the message):
-// decimal digits only, in [0, 2^64-1]; "-1" does not wrap and
-// "18446744073709551616" does not saturate.
-std::uint64_t parse_seed(const std::string& text, const std::string& flag = "--seed");
-
-// A finite decimal number, the whole argument ("", "nan", "inf" and "2x" are
-// refused, naming `flag` and `expected`).
-double parse_number(const std::string& text, const std::string& flag, const std::string& expected);
+// --seed, --sim-seed, --first-seed; --time-scale: as the GUI reads them.
+using scenario::parse_number;
+using scenario::parse_seed;
 
 }  // namespace poolscope::runner
