@@ -178,6 +178,11 @@ TraceStream::Queue* TraceStream::queue_for_this_thread() {
   return q;
 }
 
+void TraceStream::drain_when_full(std::function<void()> drain) {
+  drain_when_full_ = std::move(drain);
+  drain_when_full_thread_ = std::this_thread::get_id();
+}
+
 // A free queue (a thread's that exited, drained and recycled), else a new one.
 TraceStream::Queue* TraceStream::attach() {
   for (Queue* q = queues_.load(std::memory_order_acquire); q != nullptr; q = q->next) {
@@ -198,6 +203,15 @@ TraceStream::Queue* TraceStream::attach() {
 // is marked kPad), or it has none: take a free one and link it.
 bool TraceStream::next_block(Queue& q) {
   std::uint32_t b = pop_free();
+  if (b == kNone && drain_when_full_ && !draining_when_full_ &&
+      std::this_thread::get_id() == drain_when_full_thread_) {
+    // A simulation: the consumer is this very thread, so it drains now. The
+    // block this queue fills is not freed (it has no next block yet).
+    draining_when_full_ = true;
+    drain_when_full_();
+    draining_when_full_ = false;
+    b = pop_free();
+  }
   if (b == kNone) return false;
   links_[b].next.store(kNone, std::memory_order_relaxed);
   if (q.block == kNone) {

@@ -28,7 +28,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <thread>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -145,6 +147,22 @@ class TraceStream {
   std::uint64_t recorded() const;
   std::uint64_t consumed() const;
   std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  // Of them, the events of `pool` (counted for the first kPoolsCounted pools
+  // of the stream; a run has at most 64), so that a drop can be shown where
+  // it happened.
+  static constexpr std::size_t kPoolsCounted = 64;
+  std::uint64_t dropped(PoolId pool) const {
+    return pool < kPoolsCounted ? dropped_by_pool_[pool].load(std::memory_order_relaxed) : 0;
+  }
+
+  // A simulation's promise that nothing is dropped: every thread of a
+  // sim::World records on the World's one OS thread, which is also the
+  // stream's consumer, and no other thread runs meanwhile. There, a record
+  // that finds no free block calls `drain` (which must drain this stream)
+  // and takes a block it freed, instead of dropping the event. Only a
+  // record on the thread that set it calls it; an empty function unsets it.
+  // Set and unset while no other thread records.
+  void drain_when_full(std::function<void()> drain);
   // In slots: a common event takes one, an event with its own time (or a
   // large arg, or an arg2) two (Slot).
   std::size_t capacity() const { return block_count_ * block_slots_; }
@@ -230,6 +248,10 @@ class TraceStream {
   std::unique_ptr<BlockLinks[]> links_;
   alignas(64) std::atomic<std::uint64_t> free_head_;  // (tag << 32) | block: ABA-safe stack
   alignas(64) std::atomic<std::uint64_t> dropped_{0};
+  std::atomic<std::uint64_t> dropped_by_pool_[kPoolsCounted] = {};  // touched only when an event is dropped
+  std::function<void()> drain_when_full_;  // and the thread it is for (drain_when_full)
+  std::thread::id drain_when_full_thread_;
+  bool draining_when_full_ = false;
   alignas(64) std::atomic<Queue*> queues_{nullptr};  // every queue, newest first; freed with the stream
 
   // Consumer state.
@@ -299,6 +321,7 @@ inline bool TraceStream::record(const Record& r) {
   Queue* q = this_thread_queue();
   if (q == nullptr || (q->pos + slots > block_slots_ && !next_block(*q))) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
+    if (r.pool < kPoolsCounted) dropped_by_pool_[r.pool].fetch_add(1, std::memory_order_relaxed);
     return false;
   }
   Slot* at = slot(q->block, q->pos);

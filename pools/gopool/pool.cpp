@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <system_error>
 
 #include "pools/core/go/sync_pool.h"
@@ -59,6 +60,10 @@ void pool::SetCap(std::int32_t cap) {
 }
 
 void pool::CtxGo(Context ctx, Task f) {
+  // C++: Go takes a nil f, and the worker's t.f() panics inside its
+  // recover (the panic handler or the log sees it); calling an empty
+  // std::move_only_function is undefined, so the nil is that panic.
+  if (!f) f = [] { throw std::runtime_error("runtime error: invalid memory address or nil pointer dereference"); };
   task* t = taskPool().Get();
   t->ctx = std::move(ctx);
   t->f = Job{trace.submitted(), std::move(f)};

@@ -102,6 +102,7 @@ class ThreadPoolExecutor {
   // execute(ftask). The future holds the result, or what the task threw.
   template <class F>
   auto submit(F task, Priority priority = {0}) -> Future<std::invoke_result_t<F&>> {
+    if (is_null(task)) throw NullPointerException();  // if (task == null) throw new NullPointerException();
     auto ftask = new_task_for<std::invoke_result_t<F&>>(std::move(task));
     execute_future(ftask, priority.value);
     return ftask;
@@ -109,6 +110,9 @@ class ThreadPoolExecutor {
   // submit(Runnable task, T result): get() gives `result` once task has run.
   template <class F, class T>
   requires(!std::is_same_v<T, Priority>) Future<T> submit(F task, T result) {
+    // Checked here, at the call, as Java's is: the wrapper below is never
+    // empty, so an empty task would otherwise reach the worker.
+    if (is_null(task)) throw NullPointerException();
     return submit([task = std::move(task), result = std::move(result)]() mutable -> T {
       task();
       return result;
@@ -127,6 +131,19 @@ class ThreadPoolExecutor {
   // Timed invokeAny: TimeoutException if none returned in time.
   template <class V>
   V invoke_any(std::vector<std::move_only_function<V()>> tasks, Nanos timeout);
+
+  // C++: Java's `task == null`. An empty std::function, move_only_function
+  // or function pointer is null; a lambda never is. (An empty std::function
+  // would otherwise become a non-empty move_only_function holding it.)
+  template <class F>
+  static bool is_null(const F& task) {
+    if constexpr (std::is_pointer_v<F>)
+      return task == nullptr;
+    else if constexpr (requires { task.operator bool(); })
+      return !task.operator bool();
+    else
+      return false;
+  }
 
   // newTaskFor(callable): the FutureTask submit() executes, on the pool's clock.
   template <class V>

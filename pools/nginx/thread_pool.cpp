@@ -106,6 +106,9 @@ void ThreadPool::ngx_thread_pool_exit_handler(ngx_thread_task_t& task) {
 }
 
 std::unique_ptr<ngx_thread_task_t> ThreadPool::ngx_thread_task_alloc(Task fn) {
+  // C++: nginx posts a task whatever its handler; a NULL handler crashes the
+  // thread that calls it. Refused here, before it is counted.
+  if (!fn) throw std::invalid_argument("nginx: ngx_thread_task_alloc needs a handler");
   auto task = std::make_unique<ngx_thread_task_t>();
   task->job_ = Job{trace_.submitted(), std::move(fn)};
   return task;

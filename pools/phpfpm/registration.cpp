@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include "pools/core/duration.h"
@@ -69,6 +70,9 @@ class PhpFpmPool final : public Pool {
   std::string_view design() const override { return "phpfpm"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
+    // C++: php-fpm's requests are connections, never null; an empty task
+    // would be called by a child. Refused here, before it is counted.
+    if (!task) throw std::invalid_argument("phpfpm: submit needs a task");
     return gate_.pass(impl_.trace_(), [&] {
       const Label refused = impl_.connect_(Job{impl_.trace_().submitted(), std::move(task)});
       return refused == kNoLabel ? SubmitResult::accept() : SubmitResult::refuse(refused);

@@ -8,6 +8,7 @@
 //   bioKillThreads             C++: the orderly end
 #include "pools/redis/bio.h"
 
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -43,6 +44,9 @@ Bio::Bio(const TraceTarget& target) : trace_(target, "redis-bio") {
 Bio::~Bio() { bioKillThreads(false); }
 
 TaskId Bio::bioSubmitJob(int type, Task fn) {
+  // C++: Redis calls a job's NULL free_fn in the bio thread and crashes;
+  // refused here, before it is counted.
+  if (!fn) throw std::invalid_argument("redis: bioSubmitJob needs a job");
   Job job{trace_.submitted(), std::move(fn)};
   const TaskId id = job.id;
   std::lock_guard g(bio_mutex[type]);

@@ -51,6 +51,9 @@ Server::Server(Config config, const TraceTarget& target)
 Server::~Server() { shutdown_(false); }
 
 TaskId Server::putClientInPendingWriteQueue(Task write) {
+  // C++: a client always has a reply to write in Redis; an empty one would
+  // be called by an I/O thread. Refused here, before it is counted.
+  if (!write) throw std::invalid_argument("redis: putClientInPendingWriteQueue needs a write");
   client c{Job{trace_.submitted(), std::move(write)}};
   const TaskId id = c.job_.id;
   std::lock_guard g(pending_mtx_);

@@ -1,6 +1,7 @@
 #include "pools/spawn/thread_per_task.h"
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -18,6 +19,10 @@ ThreadPerTask::~ThreadPerTask() { wait(); }
 // The new thread traces its own spawn and hand-off, so nothing is traced of
 // a thread the OS refused; the task is then refused, and destroyed here.
 bool ThreadPerTask::go(Task task) {
+  // C++: Go's `go f()` with a nil f is a fatal error at the go statement
+  // ("go of nil func value"); here it is an exception at the call, before
+  // anything is counted.
+  if (!task) throw std::invalid_argument("go of nil func value");
   auto job = std::make_shared<Job>(Job{trace_.submitted(), std::move(task)});
   const TaskId id = job->id;
   const WorkerId w = trace_.new_worker_id();

@@ -43,12 +43,16 @@ class WeedgePool final : public Pool {
   // and OutParam must not be nil: they carry nothing here.
   SubmitResult submit(poolscope::Task task, const SubmitOptions&) override {
     return gate_.pass(impl_->trace_(), [&] {
+      // An empty task is Go's nil Do func, which AddTask refuses ("add task
+      // Do func is nil"); wrapped, it would reach a worker and be called.
+      decltype(weedge::Task::Do) run;
+      if (task)
+        run = [fn = std::move(task)](std::any&, std::any&) mutable {
+          fn();
+          return true;
+        };
       const Label refused = impl_->AddTask(weedge::Task{
-          .Do =
-              [fn = std::move(task)](std::any&, std::any&) mutable {
-                fn();
-                return true;
-              },
+          .Do = std::move(run),
           .InParam = true,
           .OutParam = true,
           .TimeOut = timeOut_,

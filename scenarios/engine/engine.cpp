@@ -342,6 +342,14 @@ Nanos Run::elapsed() const {
   return std::chrono::steady_clock::now() - started_wall_;
 }
 
+std::vector<std::pair<std::string, std::uint64_t>> Run::events_dropped() const {
+  std::vector<std::pair<std::string, std::uint64_t>> out;
+  if (stream_.dropped() == 0) return out;
+  for (const PoolInfo& p : stream_.pools())
+    if (const std::uint64_t n = stream_.dropped(p.id); n > 0) out.emplace_back(p.name, n);
+  return out;
+}
+
 bool Run::segment_paused(const Segment& seg) const { return seg.real_clock && seg.real_clock->paused(); }
 
 // A simulated run: the whole of control() runs as the World's main thread,
@@ -352,7 +360,8 @@ struct Run::Simulation {
   explicit Simulation(const sim::Settings& settings) : world(settings), out{.settings = world.settings()} {}
   sim::World world;
   RunOutcome::Simulation out;
-  std::vector<Event> batch;  // drained before the pacer holds time back
+  std::vector<Event> batch;  // drain_simulated's
+  bool draining_when_full = false;
 };
 
 void Run::begin_simulation() {
@@ -363,23 +372,30 @@ void Run::begin_simulation() {
   // every event up to the instant the run waits at, not only up to the
   // monitor's last poll. The World's OS thread is the stream's one consumer
   // either way (the monitor is one of its fibers).
-  if (pacer_)
-    world.set_pacer([this](Time from, Time to) {
-      pacer_->pace(from, to, [this] {
-        std::vector<Event>& batch = sim_->batch;
-        batch.clear();
-        stream_.drain(batch);
-        if (batch.empty()) return;
-        std::lock_guard g(metrics_m_);
-        metrics_.set_pools(stream_.pools());  // a pool still being created is named already
-        metrics_.add(batch);
-      });
-    });
+  if (pacer_) world.set_pacer([this](Time from, Time to) { pacer_->pace(from, to, [this] { drain_simulated(); }); });
   world_ = &world;
   world.start([this] { control(); });
 }
 
+// The trace so far into the metrics, on the World's OS thread.
+void Run::drain_simulated() {
+  std::vector<Event>& batch = sim_->batch;
+  batch.clear();
+  stream_.drain(batch);
+  if (batch.empty()) return;
+  std::lock_guard g(metrics_m_);
+  metrics_.set_pools(stream_.pools());  // a pool still being created is named already
+  metrics_.add(batch);
+}
+
 bool Run::advance_simulation(std::uint64_t max_switches) {
+  // No event is dropped in a simulation: a full stream is drained there and
+  // then, on the thread that runs the slices, which records every event of
+  // the World's threads (set at the first slice, unset by end_simulation).
+  if (!sim_->draining_when_full) {
+    stream_.drain_when_full([this] { drain_simulated(); });
+    sim_->draining_when_full = true;
+  }
   try {
     if (!sim_->world.run_for(max_switches)) return false;
   } catch (const sim::Failure& f) {
@@ -401,6 +417,7 @@ bool Run::advance_simulation(std::uint64_t max_switches) {
 }
 
 void Run::end_simulation() {
+  stream_.drain_when_full({});
   sim::World& world = sim_->world;
   RunOutcome::Simulation& out = sim_->out;
   out.steps = world.steps();
@@ -441,6 +458,10 @@ void Run::control() {
   outcome_.threads_created = threads_created() - threads_before;
   outcome_.events_recorded = stream_.recorded();
   outcome_.events_dropped = stream_.dropped();
+  // Where they were dropped, for the table and the GUI (a pool never created has no events).
+  const std::vector<PoolInfo> traced = stream_.pools();
+  for (PoolOutcome& p : outcome_.pools)
+    if (p.trace_id < traced.size() && traced[p.trace_id].name == p.name) p.events_dropped = stream_.dropped(p.trace_id);
   {
     std::lock_guard g(m_);
     outcome_.stopped = stop_requested_;

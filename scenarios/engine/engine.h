@@ -100,6 +100,7 @@ struct PoolOutcome {
   std::uint64_t children_refused = 0;
   std::optional<StallReport> stall;
   bool shutdown_hung = false;  // even after the stall it did not shut down in time
+  std::uint64_t events_dropped = 0;  // of RunOutcome::events_dropped, this pool's
   // Only in the sequential schedule, where the pool ran alone:
   std::optional<double> cpu_seconds;
   std::optional<std::uint64_t> peak_rss_bytes;
@@ -173,6 +174,9 @@ class Run {
   }
   // Runs f on the named pool if it is running now (live tuning); false if not.
   bool with_pool(std::string_view name, const std::function<void(Pool&)>& f);
+  // Trace events dropped so far (the consumer fell behind; never in a
+  // simulation), per pool that has dropped any, by name; any thread, any time.
+  std::vector<std::pair<std::string, std::uint64_t>> events_dropped() const;
 
   // After wait():
   const RunOutcome& outcome() const { return outcome_; }
@@ -196,6 +200,7 @@ class Run {
   void begin_simulation();
   bool advance_simulation(std::uint64_t max_switches);
   void end_simulation();
+  void drain_simulated();
   // The wall clock for the engine's own limits (stall release, shutdown
   // limit): virtual time in a simulation.
   Nanos elapsed() const;

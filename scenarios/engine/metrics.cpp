@@ -48,6 +48,7 @@ void PoolMetrics::add(const Event& e) {
     const Counters& prev = series_.back().c;
     workers_area_ += static_cast<double>(prev.workers) * static_cast<double>(t - last_t_);
     busy_area_ += static_cast<double>(prev.busy) * static_cast<double>(t - last_t_);
+    occupied_area_ += static_cast<double>(std::min(prev.busy, prev.workers)) * static_cast<double>(t - last_t_);
   }
   last_t_ = t;
   if (series_.empty() || !(series_.back().c == e.counters)) series_.push_back({t, e.counters});
@@ -206,7 +207,10 @@ Summary PoolMetrics::summary_without_percentiles(std::int64_t end_of_workload) c
     s.mean_workers = workers_area_ / span;
     s.mean_busy = busy_area_ / span;
   }
-  if (workers_area_ > 0) s.utilisation = busy_area_ / workers_area_;
+  // A fraction for every design: where tasks outlive their worker's turn
+  // (weedge's timed-out tasks, on goroutines of their own), busy can exceed
+  // workers; that time counts every worker busy (result-format.md).
+  if (workers_area_ > 0) s.utilisation = occupied_area_ / workers_area_;
   if (first_submit_ >= 0 && last_end_ > first_submit_)
     s.throughput = static_cast<double>(s.completed + s.threw) / (static_cast<double>(last_end_ - first_submit_) / 1e9);
   return s;

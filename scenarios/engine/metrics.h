@@ -224,6 +224,7 @@ class PoolMetrics {
   Summary totals_;  // counts, maps and peaks; percentiles and means are filled in by summary()
   std::int64_t first_t_ = -1, last_t_ = 0, first_submit_ = -1, last_end_ = -1, last_progress_ = 0;
   double workers_area_ = 0, busy_area_ = 0;  // integrals over time, in counter x ns
+  double occupied_area_ = 0;                 // of min(busy, workers): utilisation's numerator
   std::vector<Label> rules_;
   Marker last_rule_{};
   bool has_last_rule_ = false;

@@ -275,6 +275,7 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
     const PoolOutcome& p = outcome.pools[i];
     const metrics::PoolMetrics* pm = metrics.pool(p.trace_id);
     json pj = {{"name", p.name}, {"design", p.design}, {"config", p.config}};
+    if (p.events_dropped) pj["events_dropped"] = p.events_dropped;  // only when some were
     if (pm) {
       pj["summary"] = summary_json(pm->summary(outcome.workload_end.count()), p, complete);
       pj["series"] = series_json(*pm, options.series_points);

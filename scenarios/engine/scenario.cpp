@@ -286,6 +286,7 @@ std::optional<SimulationSpec> parse_simulation(const json& j) {
     if (!seed->is_number_unsigned()) fail_at("/simulation/seed", "an integer >= 0", *seed);
     spec.seed = seed->get<std::uint64_t>();
   }
+  r.done();  // {"cpu": 2} is a typo, refused with "did you mean", as everywhere else
   return spec;
 }
 

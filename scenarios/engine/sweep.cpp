@@ -86,10 +86,26 @@ bool is_seconds(const std::string& key) {
                      [](const std::string& p) { return p.size() > 2 && p.ends_with("_s"); });
 }
 
+// An argument as a message quotes it: whole up to 80 characters, else its
+// start and its length, so that 2,000 values are not echoed back.
+std::string bounded(const std::string& text) {
+  if (text.size() <= 80) return text;
+  std::size_t cut = 60;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return text.substr(0, cut) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
+// 4000000 as "4,000,000".
+std::string with_commas(std::size_t n) {
+  std::string s = std::to_string(n);
+  for (std::size_t i = s.size(); i > 3; i -= 3) s.insert(i - 3, ",");
+  return s;
+}
+
 }  // namespace
 
 Param parse_param(const std::string& arg, const json& scenario) {
-  auto fail = [&](const std::string& why) { throw ConfigError("--param " + arg, why); };
+  auto fail = [&](const std::string& why) { throw ConfigError("--param " + bounded(arg), why); };
   if (!valid_utf8(arg)) throw ConfigError("--param", "expected POOL.PARAM=V1,V2,... in UTF-8; the argument is not valid UTF-8");
   const std::size_t eq = arg.find('=');
   if (eq == std::string::npos) fail("expected POOL.PARAM=V1,V2,...: no '='");
@@ -141,14 +157,14 @@ Param parse_param(const std::string& arg, const json& scenario) {
   const std::string list = arg.substr(eq + 1);
   if (list.empty()) fail("expected POOL.PARAM=V1,V2,...: no values");
   for (const std::string& text : split(list, ',')) {
-    if (text.empty()) fail("expected POOL.PARAM=V1,V2,...: an empty value in '" + list + "'");
+    if (text.empty()) fail("expected POOL.PARAM=V1,V2,...: an empty value in '" + bounded(list) + "'");
     // As --set reads a value: JSON when it parses as JSON, else a string (so 2s needs no quotes).
     json v = json::parse(text, nullptr, false);
     if (v.is_discarded()) v = text;
     try {
       p.numeric.push_back(numeric_of(poolscope::parse_param(*spec, v, "/" + p.param)));
     } catch (const ConfigError& e) {
-      fail("value '" + text + "' of " + design + "." + p.param + ": " + e.message());
+      fail("value '" + bounded(text) + "' of " + design + "." + p.param + ": " + e.message());
     }
     p.values.push_back(std::move(v));
     p.shown.push_back(text);
@@ -164,11 +180,16 @@ std::vector<Param> parse_params(const std::vector<std::string>& args, const json
     for (const Param& q : params)
       for (const std::string& pool : p.pools)
         if (q.param == p.param && std::find(q.pools.begin(), q.pools.end(), pool) != q.pools.end())
-          throw ConfigError("--param " + a, "sets " + pool + "." + p.param + ", which --param " + q.spec + " sets too");
+          throw ConfigError("--param " + bounded(a), "sets " + pool + "." + p.param + ", which --param " + q.spec + " sets too");
     params.push_back(std::move(p));
-    // Checked as it grows, so the product cannot overflow.
-    if (grid_size(params) > kMaxPoints)
-      throw ConfigError("--param " + a, "the grid would have more than " + std::to_string(kMaxPoints) + " points");
+    // Checked as it grows, so the product cannot overflow (at most kMaxPoints times this one's values).
+    if (const std::size_t n = grid_size(params); n > kMaxPoints) {
+      std::string factors;
+      for (const Param& q : params) factors += (factors.empty() ? "" : " x ") + with_commas(q.values.size());
+      throw ConfigError("--param " + bounded(a), "expected a grid of at most " + with_commas(kMaxPoints) +
+                                                     " points; this one has " + with_commas(n) + " (" + factors +
+                                                     " values)");
+    }
   }
   return params;
 }

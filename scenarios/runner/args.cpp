@@ -1,5 +1,6 @@
 #include "scenarios/runner/args.h"
 
+
 #include "scenarios/engine/json_reader.h"
 #include "scenarios/engine/library.h"
 
@@ -21,19 +22,6 @@ std::pair<std::string, json> parse_setting(const std::string& arg) {
   json v = json::parse(value, nullptr, false);
   if (v.is_discarded()) v = value;
   return {arg.substr(0, eq), v};
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-  auto fail = [&] {
-    throw ConfigError("--seed " + scenario::describe_json(json(text)), "expected an integer in [0, 18446744073709551615]");
-  };
-  if (text.empty() || text.size() > 20) fail();
-  std::uint64_t v = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') fail();
-    if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<unsigned>(c - '0'), &v)) fail();
-  }
-  return v;
 }
 
 }  // namespace poolscope::runner

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "pools/core/params.h"
+#include "scenarios/engine/cli_values.h"
 
 namespace poolscope::runner {
 
@@ -19,8 +20,8 @@ std::filesystem::path scenario_path(const std::string& arg);
 // "x"), else a string (so 2s needs no quotes).
 std::pair<std::string, json> parse_setting(const std::string& arg);
 
-// --seed: decimal digits only, in [0, 2^64-1]; "-1" does not wrap and
-// "18446744073709551616" does not saturate.
-std::uint64_t parse_seed(const std::string& text);
+// --seed, --sim-seed, --first-seed; --time-scale: as the GUI reads them.
+using scenario::parse_number;
+using scenario::parse_seed;
 
 }  // namespace poolscope::runner

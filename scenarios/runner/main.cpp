@@ -36,6 +36,7 @@ namespace {
 using namespace poolscope;
 using namespace poolscope::scenario;
 using runner::human_duration;
+using runner::parse_number;
 using runner::parse_seed;
 using runner::parse_setting;
 using runner::scenario_path;
@@ -341,7 +342,9 @@ int run(RunArgs& a) {
     if (outcome.thread_refused)
       std::cout << "\nthe system refused a thread (" << *outcome.thread_refused << "): the run ended early\n";
     if (outcome.events_dropped)
-      std::cout << "\nnote: the trace dropped " << outcome.events_dropped << " events (the consumer fell behind)\n";
+      std::cout << "\nnote: the trace dropped " << outcome.events_dropped
+                << " events (its consumer fell behind; the row \"trace events dropped\" says whose, and "
+                   "docs/reliability.md why and how to avoid it)\n";
     for (const PoolOutcome& p : outcome.pools) {
       if (!p.stall) continue;
       std::cout << "\n"
@@ -356,9 +359,13 @@ int run(RunArgs& a) {
     if (outcome.thread_refused)
       std::cerr << "poolscope: the system refused a thread (" << *outcome.thread_refused
                 << "): the run ended early, status thread-refused\n";
-    if (outcome.events_dropped)
-      std::cerr << "poolscope: the trace dropped " << outcome.events_dropped
-                << " events (the consumer fell behind): status trace-incomplete\n";
+    if (outcome.events_dropped) {
+      std::string whose;
+      for (const PoolOutcome& p : outcome.pools)
+        if (p.events_dropped) whose += (whose.empty() ? "" : ", ") + p.name + " " + std::to_string(p.events_dropped);
+      std::cerr << "poolscope: the trace dropped " << outcome.events_dropped << " events (" << whose
+                << "; the consumer fell behind): status trace-incomplete\n";
+    }
   }
   if (status == RunStatus::invariant_breach) {
     for (const PoolOutcome& p : outcome.pools)
@@ -390,13 +397,14 @@ int explore_schedules(const ExploreArgs& a) {
   Scenario s = load_with_overrides(a.scenario, o);
   ExploreOptions eo;
   eo.schedules = a.schedules;
-  eo.first_seed = parse_seed(a.first_seed);
+  eo.first_seed = parse_seed(a.first_seed, "--first-seed");
   if (!a.policy.empty()) {
-    try {
-      eo.policy = sim::parse_policy(a.policy);
-    } catch (const std::invalid_argument& e) {
-      throw ConfigError("--policy " + a.policy, e.what());
-    }
+    // fifo is one schedule, not a family to explore: `run --sim --policy fifo` runs it.
+    if (a.policy != "random" && a.policy != "pct")
+      throw ConfigError("--policy " + scenario::describe_json(json(a.policy)),
+                        "expected random or pct (explore draws schedules; fifo is a single one: `poolscope run "
+                        "--sim --policy fifo` runs it)");
+    eo.policy = sim::parse_policy(a.policy);
   }
   Destination dest = plan_destination("--out", a.out);
   const bool tty = isatty(STDERR_FILENO);
@@ -458,17 +466,20 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", ra.settings, "POOL.PARAM=VALUE: override a pool parameter (repeatable)");
   run_cmd->add_option("--seed", ra.seed, "override the scenario's seed (an integer in [0, 2^64-1])");
   // Range-checked by apply_overrides, whose message names the bounds plainly.
-  run_cmd->add_option("--time-scale", ra.overrides.time_scale, "scenario seconds per wall second, in [0.001, 1000]");
+  std::string time_scale_text, sim_seed_text;
+  run_cmd->add_option("--time-scale", time_scale_text, "scenario seconds per wall second, in [0.001, 1000]");
   // Two plain flags: CLI11 gives an optional<bool> flag a value even when it is absent.
   bool sim_flag = false, real_flag = false;
   run_cmd->add_flag("--sim", sim_flag, "run in the deterministic simulation (virtual time, a modelled machine)");
-  run_cmd->add_flag("--real", real_flag, "run on real threads even if the scenario asks for the simulation")
-      ->excludes("--sim");
+  // Not CLI11's excludes(): its message does not say what to do.
+  run_cmd->add_flag("--real", real_flag, "run on real threads even if the scenario asks for the simulation");
   run_cmd->add_option("--cpus", ra.overrides.cpus, "simulation: the modelled machine's CPUs, in [1, 4096] (implies --sim)");
   run_cmd->add_option("--costs", ra.overrides.costs,
                       "simulation: os-threads, goroutines or free, with overrides like goroutines,wake=1us (implies --sim)");
   run_cmd->add_option("--policy", ra.overrides.policy, "simulation: random, pct or fifo scheduling (implies --sim)");
-  run_cmd->add_option("--sim-seed", ra.overrides.sim_seed, "simulation: the schedule's seed, as explore prints it (implies --sim)");
+  // Strings, read by parse_seed and parse_number: CLI11 wraps "-3" into an
+  // unsigned and takes "nan" for a number.
+  run_cmd->add_option("--sim-seed", sim_seed_text, "simulation: the schedule's seed, as explore prints it (implies --sim)");
 
   ExploreArgs ea;
   auto* explore_cmd = app.add_subcommand("explore", "run a scenario under many simulated schedules until one fails");
@@ -520,7 +531,15 @@ int main(int argc, char** argv) {
   ra.chrome_given = run_cmd->count("--chrome-trace") > 0;
   ra.csv_given = run_cmd->count("--csv") > 0;
   try {
-    if (*run_cmd) return run(ra);
+    if (*run_cmd) {
+      if (sim_flag && real_flag)
+        throw ConfigError("--sim --real", "expected one of them: --sim runs the simulation, --real real threads "
+                                          "(without either, the scenario's \"simulation\" decides)");
+      if (run_cmd->count("--time-scale"))
+        ra.overrides.time_scale = parse_number(time_scale_text, "--time-scale", "expected a number in [0.001, 1000]");
+      if (run_cmd->count("--sim-seed")) ra.overrides.sim_seed = parse_seed(sim_seed_text, "--sim-seed");
+      return run(ra);
+    }
     if (*explore_cmd) return explore_schedules(ea);
     if (*sweep_cmd) {
       sa.jobs_given = sweep_cmd->count("--jobs") > 0;

@@ -120,6 +120,13 @@ void print_summary_table(std::ostream& out, const scenario::Scenario& sc, const 
     };
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i].cells.push_back(v[i]);
   }
+  // Only when the trace dropped events (the run is trace-incomplete): whose,
+  // so that a student sees which column's counts miss some tasks.
+  if (outcome.events_dropped > 0) {
+    Row dropped{"trace events dropped", {}};
+    for (const scenario::PoolOutcome& p : outcome.pools) dropped.cells.push_back(std::to_string(p.events_dropped));
+    rows.push_back(std::move(dropped));
+  }
   std::size_t label_w = 0;
   for (const Row& r : rows) label_w = std::max(label_w, r.label.size());
   std::vector<std::size_t> col_w(names.size());

@@ -8,13 +8,19 @@
 // completed + threw + refused + dropped, in the pool's own count and in the
 // trace; every thread the run started is joined; and no run hangs: one that
 // outlives its bound prints its seed, which reproduces it, and aborts.
-// scripts/chaos runs thousands of them.
+// Every run's result is written as the runner writes it and validated
+// against docs/schemas/result.schema.json (weedge's utilisation above 1
+// broke it unseen, issue 36). scripts/chaos runs thousands of them.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <thread>
+#include <unistd.h>
 
 #include "pools/core/duration.h"
 #include "pools/core/registry.h"
@@ -57,6 +63,14 @@ json random_scenario(std::uint64_t seed, Gen& g, const std::vector<std::string>&
   }
   json pools = json::array();
   for (const std::string& d : designs) pools.push_back({{"design", d}});
+  // And a weedge of one worker whose TimeOut is shorter than most tasks: its timed-out
+  // tasks run on in their own threads while the workers take more, so busy
+  // exceeds workers (issue 36: utilisation above 1 broke the result schema;
+  // with the 3 s default, only a machine loaded far past its cores showed it).
+  if (std::find(designs.begin(), designs.end(), "weedge") != designs.end())
+    pools.push_back({{"name", "weedge-timeouts"},
+                     {"design", "weedge"},
+                     {"config", {{"minWorkerNum", 1}, {"maxWorkerNum", 1}, {"TimeOut", "1ms"}}}});
   return {{"name", "chaos-" + std::to_string(seed)},
           {"lesson", "random"},
           {"seed", seed},
@@ -152,6 +166,17 @@ void drive(Run& run, Gen& g, std::uint64_t seed, const std::vector<LiveParam>& l
   run.wait();
 }
 
+// Validates the result files against the result schema with the checker
+// the schema test uses (Debian's python3-jsonschema); its messages go to
+// stderr. True if every file is valid.
+bool valid_results(const std::vector<std::filesystem::path>& files) {
+  if (files.empty()) return true;
+  std::string cmd = std::string("/usr/bin/python3 ") + POOLSCOPE_SOURCE_DIR + "/tests/tools/validate_json.py " +
+                    POOLSCOPE_SOURCE_DIR + "/docs/schemas/result.schema.json";
+  for (const auto& f : files) cmd += " '" + f.string() + "'";
+  return std::system(cmd.c_str()) == 0;
+}
+
 }  // namespace
 
 TEST_CASE("random valid scenarios, tuned live and stopped mid-load, keep every design's accounting", "[chaos]") {
@@ -160,6 +185,10 @@ TEST_CASE("random valid scenarios, tuned live and stopped mid-load, keep every d
   const std::vector<std::string> designs = Registry::global().names();
   REQUIRE_FALSE(designs.empty());
   int tunes = 0, stops = 0;
+  const std::filesystem::path results =
+      std::filesystem::temp_directory_path() / ("poolscope-chaos-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(results);
+  std::vector<std::filesystem::path> written;
   for (std::uint64_t k = 0; k < runs; ++k) {
     const std::uint64_t seed = base + k;
     Gen g(seed);
@@ -183,11 +212,20 @@ TEST_CASE("random valid scenarios, tuned live and stopped mid-load, keep every d
         REQUIRE(pm);
         CHECK(invariant_problem(p, pm->totals(), complete) == "");
       }
+      // The result, as `poolscope run --out` writes it, named by its seed.
+      written.push_back(results / ("result-" + std::to_string(seed) + ".json"));
+      std::ofstream file(written.back());
+      write_result(file, s, out, run.metrics(), ResultOptions{});
     }
     // Every thread the run started (pools, submitters, clients, closers, the
     // controller) has been joined.
     CHECK(live_threads() == threads_before);
   }
+  // Every result matches the published schema; the files of a failure stay
+  // for reading (the validator names them).
+  const bool valid = valid_results(written);
+  CHECK(valid);
+  if (valid) std::filesystem::remove_all(results);
   // The budget exercised what it is for.
   if (runs >= 8) {
     CHECK(tunes > 0);

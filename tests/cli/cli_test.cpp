@@ -116,6 +116,50 @@ TEST_CASE("cli: usage errors and bad input exit 2 with a message naming the prob
   CHECK_THAT(r.err, Contains("--set nowhere: expected POOL.PARAM=VALUE"));
 }
 
+TEST_CASE("cli: the simulation block and the simulation's flags refuse bad input, naming the flag or key") {
+  // Issue 36, item 3: each of these used to be accepted, or named the wrong flag.
+  fs::path out = scratch() / "refused.json";
+  fs::remove(out);
+  fs::path typo = write_file("sim-typo.json", R"({"name":"t","lesson":"l","task":{"duration":"1ms"},
+    "phases":[{"duration":"10ms","arrival":{"kind":"constant","rate":100}}],"pools":[{"design":"spawn"}],
+    "simulation":{"cpu":2}})");
+  struct Case {
+    std::string args, message;
+  };
+  for (const Case& c : {
+           Case{"run " + typo.string(), typo.string() + ": /simulation/cpu: unknown key 'cpu' (did you mean 'cpus'?)"},
+           Case{"validate " + typo.string(), "/simulation/cpu: unknown key 'cpu' (did you mean 'cpus'?)"},
+           Case{"run " + data("smoke.json") + " --sim-seed -3",
+                "--sim-seed \"-3\": expected an integer in [0, 18446744073709551615]"},
+           Case{"run " + data("smoke.json") + " --sim-seed 18446744073709551616",
+                "--sim-seed \"18446744073709551616\": expected an integer in [0, 18446744073709551615]"},
+           Case{"run " + data("smoke.json") + " --time-scale nan", "--time-scale \"nan\": expected a number in [0.001, 1000]"},
+           Case{"run " + data("smoke.json") + " --time-scale ''", "--time-scale \"\": expected a number in [0.001, 1000]"},
+           Case{"run " + data("smoke.json") + " --time-scale inf", "--time-scale \"inf\": expected a number in [0.001, 1000]"},
+           Case{"run " + data("smoke.json") + " --time-scale 2x", "--time-scale \"2x\": expected a number in [0.001, 1000]"},
+           Case{"run " + data("smoke.json") + " --sim --real",
+                "--sim --real: expected one of them: --sim runs the simulation, --real real threads"},
+           Case{"explore " + data("smoke.json") + " --policy fifo",
+                "--policy \"fifo\": expected random or pct (explore draws schedules; fifo is a single one"},
+           Case{"explore " + data("smoke.json") + " --first-seed -1",
+                "--first-seed \"-1\": expected an integer in [0, 18446744073709551615]"},
+           Case{"explore " + data("smoke.json") + " --first-seed 18446744073709551616",
+                "--first-seed \"18446744073709551616\": expected an integer in [0, 18446744073709551615]"},
+       }) {
+    Result r = run(c.args + (c.args.starts_with("validate") ? "" : " --out " + out.string()));
+    INFO(c.args);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains(c.message));
+    CHECK(r.err.size() < 400);
+    CHECK(r.out.empty());
+    CHECK_FALSE(fs::exists(out));
+  }
+  // What is still accepted: a plain number, and explore's two policies.
+  Result ok = run("run " + data("smoke.json") + " -q --time-scale 2.5 --json -");
+  CHECK(ok.code == 0);
+  CHECK(json::parse(ok.out)["scenario"]["time_scale"] == 2.5);
+}
+
 TEST_CASE("cli: a failed run leaves no output file behind, and an old one untouched") {
   fs::path out = scratch() / "result.json";
   fs::remove(out);

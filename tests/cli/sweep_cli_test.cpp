@@ -88,6 +88,22 @@ TEST_CASE("sweep cli: bad input exits 2 with the flag named, and writes nothing"
   CHECK(run("sweep periodic-bursts").code == 2);  // --param is required
 }
 
+TEST_CASE("sweep cli: a grid too big says how many points and the limit, without echoing the values") {
+  // 2,000 x 2,000 (issue 36): the message used to quote the whole list, tens of kilobytes.
+  std::string sizes, expiries;
+  for (int i = 1; i <= 2000; ++i) {
+    sizes += (i > 1 ? "," : "") + std::to_string(i);
+    expiries += (i > 1 ? "," : "") + std::to_string(i) + "s";
+  }
+  Result r = run("sweep periodic-bursts --pool ants --param ants.size=" + sizes + " --param ants.ExpiryDuration=" +
+                 expiries);
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Contains("--param ants.ExpiryDuration=1s,2s,3s"));
+  CHECK_THAT(r.err, Contains("expected a grid of at most 100,000 points; this one has 4,000,000 (2,000 x 2,000 values)"));
+  CHECK(r.err.size() < 300);
+}
+
 TEST_CASE("sweep cli: a point that stalls makes the sweep exit 1, with the point named") {
   Result r = run("sweep " + data("stall.json") + " --param java-1.keepAliveTime=1s,2s --metric tasks.completed");
   CHECK(r.code == 1);

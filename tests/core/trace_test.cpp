@@ -22,6 +22,41 @@ TEST_CASE("trace stream: events come out in the order they went in") {
   CHECK(stream.dropped() == 0);
 }
 
+TEST_CASE("trace stream: drops are counted per pool, for the table and the GUI") {
+  TraceStream stream(8);
+  const PoolId a = stream.add_pool("a", "demo"), b = stream.add_pool("b", "demo");
+  for (int i = 0; i < 8; ++i) stream.record([&](Event& e) { e.pool = a; });
+  for (int i = 0; i < 5; ++i) stream.record([&](Event& e) { e.pool = b; });
+  for (int i = 0; i < 2; ++i) stream.record([&](Event& e) { e.pool = a; });
+  CHECK(stream.dropped() == 7);
+  CHECK(stream.dropped(a) == 2);
+  CHECK(stream.dropped(b) == 5);
+}
+
+TEST_CASE("trace stream: drain_when_full drains on the recording thread instead of dropping") {
+  TraceStream stream(8);
+  std::vector<Event> drained;
+  int calls = 0;
+  stream.drain_when_full([&] {
+    ++calls;
+    stream.drain(drained);
+  });
+  for (int i = 0; i < 100; ++i) CHECK(stream.record([&](Event& e) { e.arg = i; }));
+  CHECK(stream.dropped() == 0);
+  CHECK(calls > 0);
+  stream.drain(drained);
+  REQUIRE(drained.size() == 100);
+  for (int i = 0; i < 100; ++i) CHECK(drained[static_cast<std::size_t>(i)].arg == i);
+  // Another thread's records still drop: only the thread that set it may drain.
+  stream.record([](Event&) {});
+  std::thread other([&] {
+    for (int i = 0; i < 20; ++i) stream.record([](Event&) {});
+  });
+  other.join();
+  CHECK(stream.dropped() > 0);
+  stream.drain_when_full({});
+}
+
 TEST_CASE("trace stream: a full ring drops and counts, and keeps working after a drain") {
   TraceStream stream(8);
   int kept = 0;

@@ -27,7 +27,10 @@ expect_refused "--hover: expected X,Y in px" "$gui" --hover a,b "${shot[@]}"
 expect_refused "--drag: expected X0,Y0:X1,Y1 in px" "$gui" --drag 1,2 "${shot[@]}"
 expect_refused "--timeout: expected a number of seconds above 0" "$gui" --timeout 0 "${shot[@]}"
 expect_refused "--lane-height: expected a height" "$gui" --lane-height -3 "${shot[@]}"
-expect_refused "excludes --" "$gui" --sim --real "${shot[@]}"
+expect_refused "--sim --real: expected one of them: --sim runs the simulation" "$gui" --sim --real "${shot[@]}"
+expect_refused "--sim-seed \"-3\": expected an integer in [0, 18446744073709551615]" "$gui" --sim-seed -3 "${shot[@]}"
+expect_refused "--time-scale \"nan\": expected a number in [0.001, 1000]" "$gui" --time-scale nan "${shot[@]}"
+expect_refused "--time-scale \"\": expected a number in [0.001, 1000]" "$gui" --time-scale "" "${shot[@]}"
 
 if command -v Xvfb >/dev/null; then
   source "$src/tests/gui_smoke/display.sh"

@@ -9,6 +9,7 @@
 // away, and a stuck pool's watchdog is a full second of wall time.
 #include "scenarios/engine/engine.h"
 
+#include <sstream>
 #include <thread>
 
 #include <catch2/catch.hpp>
@@ -239,4 +240,31 @@ TEST_CASE("engine: the time scale can change while spin tasks read it") {
   CHECK(run.outcome().pools[0].accounting.completed == 100);
   run.set_time_scale(0);  // ignored
   CHECK(run.time_scale() == ((changes - 1) % 2 ? 10 : 20));
+}
+
+TEST_CASE("engine: a real run's dropped trace events are counted per pool, and the result says whose") {
+  // A stream of one block: the first thread to record keeps it, and every
+  // other thread's events are dropped (issue 36, item 4: the drop shown
+  // where a student looks, per pool).
+  Scenario s = parse(scenario_json({{{"duration", "100ms"}, {"arrival", {{"kind", "burst"}, {"count", 20}}}}},
+                                   {{{"design", "spawn"}}, {{"design", "test-fixed"}, {"config", {{"Workers", 2}}}}}));
+  RunOptions o;
+  o.trace_capacity = 2;
+  RunResult r = run_scenario(s, o);
+  REQUIRE(r.outcome.events_dropped > 0);
+  std::uint64_t sum = 0;
+  for (const PoolOutcome& p : r.outcome.pools) {
+    CAPTURE(p.name);
+    CHECK(p.events_dropped > 0);
+    CHECK(p.accounting.balanced());
+    sum += p.events_dropped;
+  }
+  CHECK(sum == r.outcome.events_dropped);
+  CHECK(run_status(r.outcome, r.metrics) == RunStatus::trace_incomplete);
+  std::ostringstream out;
+  write_result(out, s, r.outcome, r.metrics, ResultOptions{});
+  const json j = json::parse(out.str());
+  CHECK(j["status"] == "trace-incomplete");
+  for (std::size_t i = 0; i < r.outcome.pools.size(); ++i)
+    CHECK(j["pools"][i]["events_dropped"] == r.outcome.pools[i].events_dropped);
 }

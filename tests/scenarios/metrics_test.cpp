@@ -159,3 +159,31 @@ TEST_CASE("metrics: blocked submitters' time, one sample per wait, summed and as
   CHECK(sum.blocked.p99 == 60 * ms);
   CHECK(sum.blocked.p50 == 30 * ms);
 }
+
+TEST_CASE("metrics: utilisation stays a fraction when tasks outlive their workers (weedge's time-outs)") {
+  // One worker; its task times out at 10 ms and runs on in its own thread
+  // while the worker takes two more (issue 36: busy ÷ workers gave 1.5
+  // here, past the result schema's maximum of 1).
+  Script s;
+  s.add(0, EventKind::worker_spawned, 1);
+  s.add(0, EventKind::task_submitted, 0, 1);
+  s.add(0, EventKind::task_started, 1, 1);
+  s.add(10 * ms, EventKind::task_submitted, 0, 2);
+  s.add(10 * ms, EventKind::task_started, 1, 2);
+  s.add(20 * ms, EventKind::task_submitted, 0, 3);
+  s.add(20 * ms, EventKind::task_started, 1, 3);
+  s.add(60 * ms, EventKind::task_finished, 1, 1);
+  s.add(60 * ms, EventKind::task_finished, 1, 2);
+  s.add(60 * ms, EventKind::task_finished, 1, 3);
+  s.add(100 * ms, EventKind::worker_exited, 1);
+
+  RunMetrics run;
+  run.set_pools({PoolInfo{0, "p", "demo"}});
+  run.add(s.events);
+  Summary sum = run.pool(0)->summary();
+  CHECK(sum.mean_workers == Approx(1.0));
+  CHECK(sum.peak_busy == 3);
+  CHECK(sum.mean_busy == Approx((1 * 10 + 2 * 10 + 3 * 40) / 100.0));  // busy counts every running task
+  CHECK(sum.utilisation == Approx(0.6));  // the worker's time with a task: 0 to 60 ms of 100
+  CHECK(sum.utilisation <= 1.0);
+}

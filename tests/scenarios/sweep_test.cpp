@@ -105,7 +105,7 @@ TEST_CASE("sweep: a bad param names the flag, the field and what was expected") 
                              "ants-2.MaxBlockingTasks=1,2,3,4,5,6,7,8,9,10,11"},
                             s);
              }),
-             Contains("more than 100000 points"));
+             Contains("expected a grid of at most 100,000 points; this one has 110,000 (10 x 10 x 10 x 10 x 11 values)"));
 }
 
 TEST_CASE("sweep: the grid is every combination, the last param fastest") {

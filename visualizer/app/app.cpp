@@ -392,6 +392,26 @@ void App::save_result(const std::filesystem::path& file) {
   }
 }
 
+// A live run whose trace drops events (the machine cannot keep up: see
+// docs/reliability.md) says so on the status line, with whose, each time
+// the count grows: the plots and the table then miss some tasks.
+void App::note_dropped_events() {
+  scenario::Run* run = live_ ? live_->run() : nullptr;
+  const auto dropped = run ? run->events_dropped() : std::vector<std::pair<std::string, std::uint64_t>>{};
+  std::uint64_t total = 0;
+  std::string whose;
+  for (const auto& [pool, n] : dropped) {
+    total += n;
+    whose += (whose.empty() ? "" : ", ") + pool + " " + std::to_string(n);
+  }
+  if (total == dropped_shown_) return;
+  dropped_shown_ = total;  // a new run starts again from 0
+  if (total == 0) return;
+  ui_.say("the trace dropped " + std::to_string(total) + " events (" + whose +
+              "): the machine fell behind, the counts miss tasks; run it simulated (--sim) or lighter",
+          true);
+}
+
 void App::frame() {
   const auto wall0 = Clock::now();
   const double cpu0 = thread_cpu_ms();
@@ -417,6 +437,7 @@ void App::frame() {
     ui_.rebuilding = going_back || replay_->behind();
     ui_.scrubbing = false;  // the ruler and the scrubber say again this frame
   }
+  note_dropped_events();
   // A run that ends while the view follows it is shown whole.
   const bool finished = live_ && live_->state() == LiveSession::State::finished;
   auto body = [&](const Frame& f) {

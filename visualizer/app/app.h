@@ -145,6 +145,8 @@ class App {
   float base_scale_;           // the display's content scale, or --ui-scale
   float zoom_ = 1;             // Ctrl+/Ctrl-
   bool was_finished_ = false;  // the live run had ended at the last frame
+  std::uint64_t dropped_shown_ = 0;  // trace events dropped by the live run, as the status line said last
+  void note_dropped_events();
   bool view_applied_ = false;  // --view has been applied to a live run's first start
 
   // Headless progress: wait for the run (or not), let the picture settle,

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "pools/core/duration.h"
+#include "scenarios/engine/cli_values.h"
 #include "scenarios/engine/version.h"
 #include "visualizer/app/app.h"
 
@@ -70,13 +71,15 @@ int main(int argc, char** argv) {
   // How the scenario runs, as the runner's options say it (docs/simulation.md).
   bool sim_flag = false, real_flag = false;
   cli.add_flag("--sim", sim_flag, "run in the deterministic simulation, paced to the screen");
-  cli.add_flag("--real", real_flag, "run on real threads even if the scenario asks for the simulation")
-      ->excludes("--sim");
+  // Checked after parsing, as the runner does: CLI11's "excludes" does not say what to do.
+  cli.add_flag("--real", real_flag, "run on real threads even if the scenario asks for the simulation");
   cli.add_option("--cpus", o.overrides.cpus, "simulation: the modelled machine's CPUs, in [1, 4096] (implies --sim)");
   cli.add_option("--costs", o.overrides.costs, "simulation: os-threads, goroutines or free (implies --sim)");
   cli.add_option("--policy", o.overrides.policy, "simulation: random, pct or fifo scheduling (implies --sim)");
-  cli.add_option("--sim-seed", o.overrides.sim_seed, "simulation: the schedule's seed (implies --sim)");
-  cli.add_option("--time-scale", o.overrides.time_scale,
+  // Strings, read as the runner reads them (scenarios/engine/cli_values.h).
+  std::string sim_seed, time_scale;
+  cli.add_option("--sim-seed", sim_seed, "simulation: the schedule's seed (implies --sim)");
+  cli.add_option("--time-scale", time_scale,
                  "scenario seconds per wall second (a simulation's speed), in [0.001, 1000]");
   cli.add_option("--run-for", run_for, "headless: run this long in scenario time (e.g. 5s), then screenshot and exit");
   cli.add_option("--at", at, "replay: put the cursor at this time (e.g. 3s)");
@@ -125,6 +128,12 @@ int main(int argc, char** argv) {
   cli.add_option("--timeout", o.timeout_s, "headless: give up after this many seconds of wall time (default 120)");
   try {
     cli.parse(argc, argv);
+    if (sim_flag && real_flag)
+      throw ConfigError("--sim --real", "expected one of them: --sim runs the simulation, --real real threads "
+                                        "(without either, the scenario's \"simulation\" decides)");
+    if (cli.count("--sim-seed")) o.overrides.sim_seed = scenario::parse_seed(sim_seed, "--sim-seed");
+    if (cli.count("--time-scale"))
+      o.overrides.time_scale = scenario::parse_number(time_scale, "--time-scale", "expected a number in [0.001, 1000]");
     if (sim_flag) o.overrides.simulate = true;
     if (real_flag) o.overrides.simulate = false;
     if (!file.empty()) o.scenario = file;  // a result is recognised by its content and replays

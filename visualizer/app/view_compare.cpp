@@ -80,7 +80,10 @@ const Row kRows[] = {
     {"reaped", "workers reaped, by mechanism (hover)", Format::count, Better::none,
      [](const CompareView::Cell& s) { return double(s.workers_reaped); },
      [](const CompareView::Cell& s) { return &s.reaped_by_rule; }},
-    {"utilisation", "busy / workers, averaged over time: how much of what it keeps alive it uses", Format::percent,
+    {"utilisation",
+     "the share of its workers' time spent running a task: how much of what it keeps alive it uses (tasks running "
+     "beyond its workers, weedge's timed-out ones, count as every worker busy)",
+     Format::percent,
      Better::higher, [](const CompareView::Cell& s) { return s.utilisation; }},
     {"peak busy", "most workers running tasks at once", Format::count, Better::none,
      [](const CompareView::Cell& s) { return double(s.peak_busy); }},

@@ -714,6 +714,13 @@ TEST_CASE("jsr166 TPE: testNullTaskSubmission") {
   CHECK_THROWS_AS(p->execute(Task{}), NullPointerException);
   CHECK_THROWS_AS(p->submit(std::move_only_function<void()>{}), NullPointerException);
   CHECK_THROWS_AS(p->submit(std::move_only_function<bool()>{}), NullPointerException);
+  // submit(Runnable, T result): Java checks the task at the call too; this
+  // one used to reach the worker and crash the process (issue 36).
+  CHECK_THROWS_AS(p->submit(std::move_only_function<void()>{}, true), NullPointerException);
+  CHECK_THROWS_AS(p->submit(std::function<void()>{}, true), NullPointerException);
+  CHECK_THROWS_AS(p->submit(std::function<bool()>{}), NullPointerException);
+  CHECK_THROWS_AS(p->submit(static_cast<void (*)()>(nullptr)), NullPointerException);
+  CHECK(p->get_task_count() == 0);
 }
 
 // ThreadPoolExecutorTest.java testCorePoolSizeIllegalArgumentException (JDK 17 TCK)
