@@ -133,7 +133,7 @@ LAB_CHECK("[lab02][starter-fails]", "02.5 under a light steady load the cold wor
   CHECK(rig.log.count(is_kind(EventKind::worker_reaped)) == 3);
 }
 
-LAB_CHECK("[lab02]", "02.6 a worker the cleaner stopped gets no more tasks",
+LAB_CHECK("[lab02][starter-fails]", "02.6 a worker the cleaner stopped gets no more tasks",
           "clean() takes the expired workers out of `ready`, under the lock, before it sends each its nil: a "
           "stopped worker left in `ready` is handed the next task, which no thread ever runs (a lost task)") {
   Rig rig(pool02(), config(3));

@@ -272,7 +272,7 @@ LAB_CHECK("[lab04][explore][starter-fails]",
   CHECK(problem.empty());
 }
 
-LAB_CHECK("[lab04]", "04.12 caller-runs: while a caller runs its task, the pool's thread goes on",
+LAB_CHECK("[lab04][starter-fails]", "04.12 caller-runs: while a caller runs its task, the pool's thread goes on",
           "in task_post, unlock the pool's lock before the caller runs the task (lock.unlock(), then trace.run): "
           "held, it stops every thread and submitter of the pool for the whole task, and a task that submits "
           "again waits for a lock its own thread holds (04-nested's deadlock, under caller-runs)") {
