@@ -271,3 +271,22 @@ LAB_CHECK("[lab04][explore][starter-fails]",
   INFO(problem);
   CHECK(problem.empty());
 }
+
+LAB_CHECK("[lab04][starter-fails]", "04.12 caller-runs: while a caller runs its task, the pool's thread goes on",
+          "in task_post, unlock the pool's lock before the caller runs the task (lock.unlock(), then trace.run): "
+          "held, it stops every thread and submitter of the pool for the whole task, and a task that submits "
+          "again waits for a lock its own thread holds (04-nested's deadlock, under caller-runs)") {
+  Rig rig(pool04(), config("caller-runs"));
+  ScopedGate on_thread, on_caller;
+  fill(rig, on_thread);
+  Submitter caller(*rig.pool, on_caller.task());  // the queue is full: the caller runs it, held by its gate
+  on_caller.await_arrivals(1);
+  on_thread.open();  // the thread's task ends: the thread comes back for work, under the pool's lock
+  const bool back = lab::expect_event(rig.log, is_kind(EventKind::worker_idle));
+  on_caller.open();
+  caller.thread.join();
+  INFO("the pool's thread finished its task while a submitter ran its own under caller-runs; "
+       << (back ? "it came back for work" : "it did not come back for work within 5 s"));
+  CHECK(back);
+  CHECK(caller.result->accepted());
+}

@@ -3,6 +3,9 @@
 // failing check the hint its author wrote. `scripts/lab` runs these.
 #define CATCH_CONFIG_MAIN
 #define CATCH_CONFIG_EXTERNAL_INTERFACES
+// One line per message: Catch wraps at 80 columns by default, and
+// scripts/lab, which shows a failure's first lines, would cut a message in two.
+#define CATCH_CONFIG_CONSOLE_WIDTH 400
 #include <cstdio>
 
 #include <catch2/catch.hpp>
@@ -14,6 +17,14 @@ namespace {
 class LabListener : public Catch::TestEventListenerBase {
  public:
   using TestEventListenerBase::TestEventListenerBase;
+
+  // The hint first, flushed: a check that hangs or crashes is killed before
+  // it ends, and scripts/lab still shows the hint its author wrote.
+  void testCaseStarting(const Catch::TestCaseInfo& info) override {
+    std::string_view hint = poolscope::lab::hint_for(info.name);
+    if (!hint.empty()) std::printf("lab-kit: hint: %.*s\n", static_cast<int>(hint.size()), hint.data());
+    std::fflush(stdout);
+  }
 
   void testCaseEnded(const Catch::TestCaseStats& stats) override {
     const std::string& name = stats.testInfo.name;

@@ -23,6 +23,21 @@ std::string run_problem(const RunOutcome& outcome, const metrics::RunMetrics& m)
   return "";
 }
 
+std::string bound_problem(const RunOutcome& outcome, const metrics::RunMetrics& m, const ExploreOptions& o) {
+  for (const PoolOutcome& p : outcome.pools) {
+    const auto* pm = m.pool(p.trace_id);
+    if (!pm) continue;
+    const metrics::Summary& t = pm->totals();
+    if (o.max_workers && t.peak_workers > *o.max_workers)
+      return "pool '" + p.name + "' had " + std::to_string(t.peak_workers) + " workers alive at once; its limit is " +
+             std::to_string(*o.max_workers);
+    if (o.max_queued && t.peak_queued > *o.max_queued)
+      return "pool '" + p.name + "' had " + std::to_string(t.peak_queued) + " tasks queued at once; its bound is " +
+             std::to_string(*o.max_queued);
+  }
+  return "";
+}
+
 ProblemMoment problem_moment(const RunOutcome& outcome, const metrics::RunMetrics& m) {
   // The same order as run_problem: the first problem it names is the one placed.
   const bool failed = outcome.simulation && outcome.simulation->failure;
@@ -49,7 +64,9 @@ ExploreResult explore(const Scenario& s, const ExploreOptions& o, const std::fun
     options.simulation = schedule_settings(s, o, i);
     RunResult r = run_scenario(s, options);
     ++result.ran;
-    if (std::string problem = run_problem(r.outcome, r.metrics); !problem.empty()) {
+    std::string problem = run_problem(r.outcome, r.metrics);
+    if (problem.empty()) problem = bound_problem(r.outcome, r.metrics, o);
+    if (!problem.empty()) {
       result.failure = ExploreFailure{i, *options.simulation, problem};
       break;
     }

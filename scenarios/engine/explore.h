@@ -34,7 +34,14 @@ struct ExploreOptions {
   std::uint64_t first_seed = 1;
   // Unset: even schedules uniform random, odd ones PCT (depth 3).
   std::optional<sim::Policy> policy;
+  // Bounds the pool's own parameters set (a lab's worker limit, its queue's
+  // bound): a schedule in which a pool's trace shows more workers alive, or
+  // more tasks queued, than these fails like a broken invariant. Unset: none.
+  std::optional<std::uint32_t> max_workers, max_queued;
 };
+
+// What bound of `o` one finished run broke, or "" if none (or none is set).
+std::string bound_problem(const RunOutcome& outcome, const metrics::RunMetrics& m, const ExploreOptions& o);
 
 struct ExploreFailure {
   int schedule = 0;       // 0-based

@@ -385,6 +385,7 @@ struct ExploreArgs {
   std::string first_seed = "1";
   std::string policy;  // "": random and pct in turn
   std::string out = "explore-failure.json";
+  long long max_workers = -1, max_queued = -1;  // -1: no bound
 };
 
 // Runs the scenario's pool (or --pool) under many simulated schedules and
@@ -406,6 +407,8 @@ int explore_schedules(const ExploreArgs& a) {
                         "--sim --policy fifo` runs it)");
     eo.policy = sim::parse_policy(a.policy);
   }
+  if (a.max_workers >= 0) eo.max_workers = static_cast<std::uint32_t>(a.max_workers);
+  if (a.max_queued >= 0) eo.max_queued = static_cast<std::uint32_t>(a.max_queued);
   Destination dest = plan_destination("--out", a.out);
   const bool tty = isatty(STDERR_FILENO);
   auto started = std::chrono::steady_clock::now();
@@ -430,7 +433,8 @@ int explore_schedules(const ExploreArgs& a) {
   ro.simulation = f.settings;
   ro.keep_events = true;
   RunResult again = run_scenario(s, ro);
-  const std::string replayed = run_problem(again.outcome, again.metrics);
+  std::string replayed = run_problem(again.outcome, again.metrics);
+  if (replayed.empty()) replayed = bound_problem(again.outcome, again.metrics, eo);
   if (replayed != f.problem) std::cout << "  warning: the replay did not fail the same way: " << replayed << "\n";
   const std::string replay = "poolscope run " + a.scenario + (a.pool.empty() ? "" : " --pool " + a.pool) +
                              " --sim-seed " + std::to_string(f.settings.seed) + " --policy " +
@@ -490,6 +494,12 @@ int main(int argc, char** argv) {
   explore_cmd->add_option("--first-seed", ea.first_seed, "the first schedule's seed (then +1 each)");
   explore_cmd->add_option("--policy", ea.policy, "random or pct only (default: the two in turn)");
   explore_cmd->add_option("--out", ea.out, "where a failing schedule's result (with every event) is written");
+  explore_cmd->add_option("--max-workers", ea.max_workers,
+                          "a schedule fails if a pool has more workers alive at once (a limit its parameters set)")
+      ->check(CLI::Range(0ll, 1'000'000ll));
+  explore_cmd->add_option("--max-queued", ea.max_queued,
+                          "a schedule fails if a pool has more tasks queued at once (a bound its parameters set)")
+      ->check(CLI::Range(0ll, 1'000'000ll));
   run_cmd->add_option("--out", ra.out, "write the result JSON here ('-' for stdout)");
   run_cmd->add_option("--json", ra.json_out, "write the result JSON here ('-' for stdout, no table)");
   run_cmd->add_flag("--events", ra.events, "include every trace event in the result JSON");

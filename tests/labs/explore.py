@@ -132,7 +132,10 @@ def main():
 
     # 4. Bad arguments name the flag.
     for args, words in ((["01", "--explore", "--schedules", "0"], "--schedules"),
-                        (["01", "--schedules", "10"], "--explore"),
+                        (["01", "--no-explore", "--schedules", "10"], "--no-explore"),
+                        (["01", "01.99", "--grader", os.path.join(bin_dir, "lab_grade"), "--pool", "lab01-fixed"],
+                         "no check 01.99"),
+                        (["01", "02.1"], "expected a check of lab 01"),
                         (["01", "--explore", "--grader", os.path.join(bin_dir, "lab_grade")], "--runner")):
         r = lab(args, work)
         if r.returncode != 2 or words not in r.stderr:

@@ -133,15 +133,41 @@ std::size_t design_slot(std::string_view design) {
   return h % 9;
 }
 
+// The k-th shade of a colour: the same hue and saturation at another
+// lightness. The shades step away from the colour's own lightness by 0.17
+// (HSL), one step further each round, on the side there is room on, so a
+// light colour gets darker shades and a dark one lighter ones, and four pools
+// of one design are four shades apart, not a colour and three near-whites.
 Rgba variant(Rgba c, std::size_t k) {
   if (k == 0) return c;
-  // Odd k lighter, even k darker, further each round.
-  const double f = std::min(0.75, 0.38 * static_cast<double>((k + 1) / 2));
-  auto mix = [&](std::uint8_t v) {
-    const double to = k % 2 == 1 ? 255.0 : 0.0;
-    return static_cast<std::uint8_t>(std::lround(v + (to - v) * f));
-  };
-  return {mix(c.r), mix(c.g), mix(c.b), c.a};
+  const double r = c.r / 255.0, g = c.g / 255.0, b = c.b / 255.0;
+  const double hi = std::max({r, g, b}), lo = std::min({r, g, b}), l = (hi + lo) / 2, d = hi - lo;
+  double h = 0, sat = 0;
+  if (d > 0) {
+    sat = d / (1 - std::abs(2 * l - 1));
+    h = hi == r ? std::fmod((g - b) / d + 6, 6.0) : hi == g ? (b - r) / d + 2 : (r - g) / d + 4;
+  }
+  // The lightness levels within [0.22, 0.88] that are a whole number of steps
+  // from l, nearest first, the darker before the lighter at equal steps.
+  constexpr double kStep = 0.17, kLow = 0.22, kHigh = 0.88;
+  std::vector<double> levels;
+  for (int j = 1; levels.size() < k && j < 12; ++j)
+    for (double to : {l - kStep * j, l + kStep * j})
+      if (to >= kLow && to <= kHigh && levels.size() < k) levels.push_back(to);
+  const double to = levels.size() == k ? levels[k - 1] : (k % 2 ? kLow : kHigh);
+  // Back from HSL.
+  const double ch = (1 - std::abs(2 * to - 1)) * sat, x = ch * (1 - std::abs(std::fmod(h, 2.0) - 1)), m = to - ch / 2;
+  double rr = 0, gg = 0, bb = 0;
+  switch (static_cast<int>(h) % 6) {
+    case 0: rr = ch, gg = x; break;
+    case 1: rr = x, gg = ch; break;
+    case 2: gg = ch, bb = x; break;
+    case 3: gg = x, bb = ch; break;
+    case 4: rr = x, bb = ch; break;
+    default: rr = ch, bb = x; break;
+  }
+  auto byte = [](double v) { return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255)); };
+  return {byte(rr + m), byte(gg + m), byte(bb + m), c.a};
 }
 
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs) {

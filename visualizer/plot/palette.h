@@ -62,8 +62,8 @@ std::size_t design_slot(std::string_view design);
 // slot, or when a design placed before it (the shipped ones first, in their
 // order) holds it, the next free slot; fasthttp, ants, gammazero and java
 // always keep theirs. A second pool of a design gets a variant of its colour,
-// lighter, then darker, then lighter still, as do designs that must share a
-// slot once every slot is held.
+// a shade of it (the same hue, another lightness: palette.cpp), as do designs
+// that must share a slot once every slot is held.
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs);
 // The k-th variant of a colour (k = 0: the colour itself).
 Rgba variant(Rgba c, std::size_t k);

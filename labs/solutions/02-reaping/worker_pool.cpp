@@ -49,7 +49,7 @@ bool WorkerPool::Serve(Task fn) {
 }
 
 WorkerPool::ChanRef WorkerPool::getCh(TaskId task, Label& refusal) {
-  std::lock_guard lock(lock_);
+  std::unique_lock lock(lock_);
   if (!ready_.empty()) {
 #ifdef LAB_MUTANT_02_FIFO  // the worker ready longest: cold workers never expire
     ChanRef ch = std::move(ready_.front());
@@ -62,6 +62,10 @@ WorkerPool::ChanRef WorkerPool::getCh(TaskId task, Label& refusal) {
     return ch;
   }
   if (workersCount_ >= maxWorkersCount_) return nullptr;
+#ifdef LAB_MUTANT_02_LIMIT_THEN_RELOCK  // the limit tested under one hold of the lock, the worker started under a second
+  lock.unlock();
+  lock.lock();
+#endif
   // C++: fasthttp starts the goroutine after unlocking; the thread is
   // started under the lock here so that Stop and join see every worker.
   auto ch = std::make_shared<WorkerChan>(trace_.new_worker_id());
@@ -127,7 +131,9 @@ void WorkerPool::clean() {
     }
     if (i >= 0) {
       scratch.assign(ready_.begin(), ready_.begin() + i + 1);
+#ifndef LAB_MUTANT_02_STOPPED_STAY_READY  // the stopped workers are left in `ready`: a task handed to one is lost
       ready_.erase(ready_.begin(), ready_.begin() + i + 1);
+#endif
       for (const ChanRef& ch : scratch) {
         ch->stopped_by = kCleanerPass;
         trace_.reaped(ch->id, kCleanerPass, now - ch->lastUseTime);

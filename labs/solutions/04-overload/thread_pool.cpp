@@ -49,7 +49,9 @@ Status ThreadPool::task_post(Task fn) {
         return kQueueOverflow;
       case OnFull::caller_runs:
         // Java: `if (!e.isShutdown()) r.run();` in the submitting thread.
+#ifndef LAB_MUTANT_04_CALLER_RUNS_LOCKED  // the caller runs its task holding the pool's lock
         lock.unlock();
+#endif
         trace_.handoff(task.id, 0, kCallerRuns);
         trace_.run(0, task);
 #ifdef LAB_MUTANT_04_RUN_TWICE  // the caller runs the task, then queues it as well

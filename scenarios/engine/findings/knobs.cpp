@@ -35,7 +35,20 @@ std::optional<std::int64_t> duration(const PoolView& v, const char* key) {
   return d->count();
 }
 
-const std::string& design(const PoolView& v) { return v.outcome.design; }
+// The labs' pools (references and students' copies alike) take their
+// parameters, and keep their workers, the way the design they follow does:
+// lab 01 and lab 04 are nginx's fixed pool, lab 02 is fasthttp's reaping
+// (MaxWorkersCount, MaxIdleWorkerDuration). Lab 03 is coremax with Java's
+// keep-alive, so its names are its own (below).
+const std::string& design(const PoolView& v) {
+  static const std::string nginx = "nginx", fasthttp = "fasthttp";
+  const std::string& d = v.outcome.design;
+  if (d.starts_with("lab01-") || d.starts_with("lab04-")) return nginx;
+  if (d.starts_with("lab02-")) return fasthttp;
+  return d;
+}
+
+bool lab03(const PoolView& v) { return v.outcome.design.starts_with("lab03-"); }
 
 }  // namespace
 
@@ -52,7 +65,7 @@ std::optional<std::int64_t> max_workers(const PoolView& v) {
     if (pools && per && *per > 0) n = *pools * *per;
   } else if (d == "gammazero") n = std::max<std::int64_t>(integer(v, "maxWorkers").value_or(1), 1);
   else if (d == "java") n = integer(v, "maximumPoolSize");
-  else if (d == "coremax") n = integer(v, "maxSize");
+  else if (d == "coremax" || lab03(v)) n = integer(v, "maxSize");
   else if (d == "nginx") n = integer(v, "threads");
   else if (d == "gopool") n = integer(v, "cap");
   else if (d == "weedge") n = integer(v, "maxWorkerNum");
@@ -65,6 +78,7 @@ std::int64_t floor_workers(const PoolView& v) {
   const std::string& d = design(v);
   if (d == "java") return flag(v, "allowCoreThreadTimeOut") ? 0 : integer(v, "corePoolSize").value_or(0);
   if (d == "coremax") return integer(v, "coreSize").value_or(0);
+  if (lab03(v)) return flag(v, "allowCoreThreadTimeOut") ? 0 : integer(v, "coreSize").value_or(0);
   if (d == "weedge") return integer(v, "minWorkerNum").value_or(0);
   if (d == "nginx") return integer(v, "threads").value_or(0);
   if (d == "phpfpm") {
@@ -92,7 +106,7 @@ std::optional<std::int64_t> idle_limit_ns(const PoolView& v) {
     if (t && *t < 0) return std::nullopt;  // < 0: never
     return positive(t).value_or(2'000'000'000);
   }
-  if (d == "java") return positive(duration(v, "keepAliveTime"));
+  if (d == "java" || lab03(v)) return positive(duration(v, "keepAliveTime"));
   if (d == "weedge") return std::int64_t{30'000'000'000};  // shrinks after 30 s (docs/pools/weedge.md)
   if (d == "phpfpm") {
     if (text(v, "pm") == "ondemand") return positive(duration(v, "pm.process_idle_timeout"));
