@@ -148,7 +148,7 @@ void Pool::handlePanic(std::exception_ptr panic) {
 // The dropped tasks are destroyed after lock_ is released (they are declared
 // before it): a task's captures may call back into the pool as they go.
 int Pool::close() {
-  std::vector<Job> dropped;
+  InOrder<Job> dropped;  // released first to last, after lock_ (pools/core/task.h)
   std::lock_guard lock(lock_);
   closeLocked(dropped);
   return static_cast<int>(dropped.size());
@@ -178,7 +178,7 @@ void Pool::closeLocked(std::vector<Job>& dropped) {
 }
 
 int Pool::close_now() {
-  std::vector<Job> dropped;
+  InOrder<Job> dropped;  // released first to last, after lock_ (pools/core/task.h)
   std::lock_guard lock(lock_);
   trace_.state(kCloseNow);
   while (Job t = deTaskQueue()) {

@@ -8,6 +8,8 @@ namespace poolscope::platform {
 
 void name_this_thread(const std::string& name) { pthread_setname_np(pthread_self(), name.substr(0, 15).c_str()); }
 
+bool has_threads() { return true; }
+
 int usable_cpus() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;

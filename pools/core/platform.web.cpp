@@ -7,4 +7,6 @@ void name_this_thread(const std::string&) {}
 
 int usable_cpus() { return 1; }
 
+bool has_threads() { return false; }
+
 }  // namespace poolscope::platform

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "pools/core/duration.h"
+#include "pools/core/platform.h"
 #include "pools/core/registry.h"
 #include "pools/core/sim/machine.h"
 #include "pools/core/sim/world.h"
@@ -291,12 +292,13 @@ std::optional<SimulationSpec> parse_simulation(const json& j) {
 }
 
 // Building the pool once (untraced) also catches the design's own rules
-// across parameters, before anything runs. It is built inside a simulation,
-// where its threads are fibers: no OS thread starts for a check, and a web
-// page, which has none to start, checks a scenario as the desktop does.
+// across parameters, before anything runs: on a clock that never moves, with
+// real threads where there are any (a pool that waits in std::mutex cannot
+// be simulated, and must still be checked for a real run), else (a web page)
+// inside a simulation, whose threads are fibers.
 void build_once(const Registry& registry, const PoolEntry& e) {
   auto build = [&](Clock& clock) { registry.create(e.design, e.config, TraceTarget{.clock = &clock}); };
-  if (sim::active()) {
+  if (platform::has_threads() || sim::active()) {
     ManualClock still;
     build(still);
     return;
