@@ -1,7 +1,9 @@
 #include "scenarios/engine/cli_values.h"
 
-#include <charconv>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 
 #include "scenarios/engine/json_reader.h"
 
@@ -20,12 +22,18 @@ std::uint64_t parse_seed(const std::string& text, const std::string& flag) {
   return v;
 }
 
+// C++: strtod, as the browser build's libc++ 13 has no from_chars for a
+// double; what from_chars would refuse (leading space or '+', hexadecimal)
+// is refused first. poolscope never changes the "C" locale strtod reads in.
 double parse_number(const std::string& text, const std::string& flag, const std::string& expected) {
-  double v = 0;
-  const char* end = text.data() + text.size();
-  auto [p, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec != std::errc() || p != end || !std::isfinite(v))
-    throw ConfigError(flag + " " + describe_json(json(text)), expected);
+  auto fail = [&] { throw ConfigError(flag + " " + describe_json(json(text)), expected); };
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || text[0] == '+' ||
+      text.find_first_of("xX") != std::string::npos)
+    fail();
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (errno == ERANGE || end != text.c_str() + text.size() || !std::isfinite(v)) fail();
   return v;
 }
 
