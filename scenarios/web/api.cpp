@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "pools/core/registry.h"
+#include "scenarios/engine/cli_values.h"
 #include "scenarios/engine/explore.h"
 #include "scenarios/engine/exports.h"
 #include "scenarios/engine/json_reader.h"
@@ -62,22 +63,13 @@ std::filesystem::path base_dir_of(const std::string& file) {
   return std::filesystem::is_regular_file(shipped, ec) ? library_dir() : std::filesystem::path("/");
 }
 
-std::uint64_t seed_option(const json& v, const std::string& name) {
+// A seed: a JSON number, or a decimal string (JavaScript's numbers hold 53 bits).
+std::uint64_t seed_option(const json& v, const std::string& path) {
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
   if (v.is_number_integer() && v.get<std::int64_t>() >= 0) return v.get<std::uint64_t>();
-  if (v.is_string()) {
-    const std::string& s = v.get_ref<const std::string&>();
-    std::uint64_t out = 0;
-    bool digits = !s.empty() && s.size() <= 20;
-    for (char c : s) {
-      if (c < '0' || c > '9') digits = false;
-      else if (digits && out > (~std::uint64_t{0} - static_cast<std::uint64_t>(c - '0')) / 10) digits = false;
-      else if (digits) out = out * 10 + static_cast<std::uint64_t>(c - '0');
-    }
-    if (digits) return out;
-  }
-  throw ConfigError("options." + name, "expected an integer in [0, 2^64-1] (a number, or a decimal string), got " +
-                                           v.dump());
+  if (v.is_string()) return parse_seed(v.get<std::string>(), path);
+  throw ConfigError(path, "expected an integer in [0, 18446744073709551615] (a number, or a decimal string), got " +
+                              v.dump());
 }
 
 struct Read {
@@ -94,22 +86,22 @@ Read read(const std::string& text, const std::string& file, const std::string& o
   Read out;
   ObjectReader r(options, "options");
   if (r.boolean("real", false))
-    throw ConfigError("options.real", "the browser runs the simulation only: real threads need the desktop runner "
+    throw ConfigError(r.path_of("real"), "the browser runs the simulation only: real threads need the desktop runner "
                                       "(poolscope run --real)");
   o.simulate = true;
   if (const json* pools = r.get("pools")) {
-    if (!pools->is_array()) throw ConfigError("options.pools", "expected an array of pool names");
+    if (!pools->is_array()) throw ConfigError(r.path_of("pools"), "expected an array of pool names");
     for (const json& p : *pools) {
-      if (!p.is_string()) throw ConfigError("options.pools", "expected pool names (strings), got " + p.dump());
+      if (!p.is_string()) throw ConfigError(r.path_of("pools"), "expected pool names (strings), got " + p.dump());
       o.pools.push_back(p.get<std::string>());
     }
   }
   if (const json* set = r.get("set")) {
-    if (!set->is_object()) throw ConfigError("options.set", "expected an object of \"POOL.PARAM\": value");
+    if (!set->is_object()) throw ConfigError(r.path_of("set"), "expected an object of \"POOL.PARAM\": value");
     for (const auto& [key, value] : set->items()) o.settings.emplace_back(key, value);
   }
-  if (const json* seed = r.get("seed")) o.seed = seed_option(*seed, "seed");
-  if (const json* sim_seed = r.get("simSeed")) o.sim_seed = seed_option(*sim_seed, "simSeed");
+  if (const json* seed = r.get("seed")) o.seed = seed_option(*seed, r.path_of("seed"));
+  if (const json* sim_seed = r.get("simSeed")) o.sim_seed = seed_option(*sim_seed, r.path_of("simSeed"));
   if (r.get("timeScale")) o.time_scale = r.number("timeScale", 1.0, 0.001, 1000.0);
   if (r.get("cpus")) o.cpus = static_cast<int>(r.integer("cpus", 1, 1, 4096));
   if (r.get("costs")) o.costs = r.string("costs");
@@ -309,14 +301,14 @@ std::string explore_schedules(const std::string& text, const std::string& file, 
       for (const auto& [key, value] : options.items()) {
         if (key == "schedules") {
           if (!value.is_number_integer() || value.get<std::int64_t>() < 1 || value.get<std::int64_t>() > 1'000'000)
-            throw ConfigError("options.schedules", "expected an integer in [1, 1000000], got " + value.dump());
+            throw ConfigError("options/schedules", "expected an integer in [1, 1000000], got " + value.dump());
           eo.schedules = value.get<int>();
         } else if (key == "firstSeed") {
-          eo.first_seed = seed_option(value, "firstSeed");
+          eo.first_seed = seed_option(value, "options/firstSeed");
         } else if (key == "policy") {
           const std::string p = value.is_string() ? value.get<std::string>() : value.dump();
           if (p != "random" && p != "pct")
-            throw ConfigError("options.policy", "expected \"random\" or \"pct\" (explore's schedules), got " + value.dump());
+            throw ConfigError("options/policy", "expected \"random\" or \"pct\" (explore's schedules), got " + value.dump());
           eo.policy = sim::parse_policy(p);
         } else {
           run_options[key] = value;

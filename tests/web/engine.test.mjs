@@ -124,11 +124,11 @@ test('every file of the bad-input corpus gets the native runner\'s own message, 
 
 test('bad options are named, and real threads are refused with what to do instead', () => {
   const tour = ps.scenarioText('tour');
-  assert.throws(() => ps.run(tour, { file: 'tour', real: true }), /options\.real: the browser runs the simulation only/);
-  assert.throws(() => ps.run(tour, { file: 'tour', cpu: 2 }), /options.*cpu.*cpus/);
-  assert.throws(() => ps.run(tour, { file: 'tour', seed: -1 }), /options\.seed: expected an integer/);
+  assert.throws(() => ps.run(tour, { file: 'tour', real: true }), /options\/real: the browser runs the simulation only/);
+  assert.throws(() => ps.run(tour, { file: 'tour', cpu: 2 }), /options\/cpu.*cpus/);
+  assert.throws(() => ps.run(tour, { file: 'tour', seed: -1 }), /options\/seed: expected an integer/);
   assert.throws(() => ps.run(tour, { file: 'tour', pools: ['nope'] }), PoolscopeError);
-  assert.throws(() => ps.explore(tour, { file: 'tour', policy: 'fifo' }), /options\.policy: expected "random" or "pct"/);
+  assert.throws(() => ps.explore(tour, { file: 'tour', policy: 'fifo' }), /options\/policy: expected "random" or "pct"/);
 });
 
 test('a run in slices ends as one run whole, and a run left midway is stopped cleanly', () => {
