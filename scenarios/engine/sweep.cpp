@@ -95,10 +95,15 @@ std::string bounded(const std::string& text) {
   return text.substr(0, cut) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
-// 4000000 as "4,000,000".
+// 4000000 as "4,000,000". (Appended digit by digit: g++ 12 warns falsely
+// about string::insert here, -Wrestrict, an error in CI.)
 std::string with_commas(std::size_t n) {
-  std::string s = std::to_string(n);
-  for (std::size_t i = s.size(); i > 3; i -= 3) s.insert(i - 3, ",");
+  const std::string digits = std::to_string(n);
+  std::string s;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
   return s;
 }
 

@@ -23,8 +23,11 @@ void stall(const PoolView& v, std::vector<Finding>& out) {
       if (t.start <= at && (t.end < 0 || t.end > at)) running.push_back(t.task);
   std::sort(running.begin(), running.end());
   std::string ids;
-  for (std::size_t i = 0; i < std::min(running.size(), kListed); ++i)
-    ids += (i ? "," : "") + std::to_string(running[i]);
+  // Appended piece by piece: g++ 12 warns falsely about "," + to_string(...) (-Wrestrict).
+  for (std::size_t i = 0; i < std::min(running.size(), kListed); ++i) {
+    if (i) ids += ',';
+    ids += std::to_string(running[i]);
+  }
   if (running.size() > kListed) ids += ",...";
   Finding f = make(v, "stall", since, at);
   std::string what = "no task started or ended for " + seconds_text(to_s(at - since));
