@@ -55,6 +55,10 @@ Pool::~Pool() {
 // Then the task queue. Then an idle worker again, or a new one below
 // maxSize. Then block (isBlocking) or reject.
 Error Pool::submit(Task fn) {
+  // C++: the seed's worker takes a nil task for the pool's stop signal and
+  // exits, the task never ending; refused at the call instead, before it is
+  // counted, as fasthttp's serve refuses Go's nil conn.
+  if (!fn) throw std::invalid_argument("lab03: submit needs a task");
   Job task{trace_.submitted(), std::move(fn)};
   std::unique_lock lock(lock_);
   if (is_closed()) {
