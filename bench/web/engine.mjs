@@ -16,7 +16,7 @@ const scenarios = (process.env.POOLSCOPE_BENCH_SCENARIOS || 'tour,survey').split
 const reps = Number(process.env.POOLSCOPE_BENCH_REPS || 3);
 if (!runner || !web) throw new Error('set POOLSCOPE_RUNNER and POOLSCOPE_WEB (scripts/web --bench does)');
 
-const { loadPoolscope } = await import(path.join(web, 'poolscope-api.js'));
+const { loadPoolscope } = await import(path.join(web, 'poolscope-api.mjs'));
 const ps = await loadPoolscope();
 const scratch = mkdtempSync(path.join(tmpdir(), 'poolscope-web-bench-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

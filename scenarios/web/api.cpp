@@ -1,6 +1,6 @@
 // The engine's API for JavaScript: what the runner does, with text in and
 // JSON text out, and a run advanced a slice at a time by its caller, since a
-// page has no other thread. poolscope-api.js wraps it; docs/web-engine.md
+// page has no other thread. poolscope-api.mjs wraps it; docs/web-engine.md
 // documents what callers see.
 //
 // A plain C ABI of exported functions that return nothing: a call may switch

@@ -13,7 +13,7 @@ import path from 'node:path';
 const runner = process.env.POOLSCOPE_RUNNER;
 const web = process.env.POOLSCOPE_WEB;
 assert.ok(runner && web, 'set POOLSCOPE_RUNNER and POOLSCOPE_WEB (scripts/web --test does)');
-const { loadPoolscope, PoolscopeError } = await import(path.join(web, 'poolscope-api.js'));
+const { loadPoolscope, PoolscopeError } = await import(path.join(web, 'poolscope-api.mjs'));
 const ps = await loadPoolscope();
 const scratch = mkdtempSync(path.join(tmpdir(), 'poolscope-web-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));

@@ -2,7 +2,7 @@
 // WebAssembly (poolscope.js + poolscope.wasm beside this file). An ES module
 // for Node.js, a page or a Web Worker:
 //
-//   import { loadPoolscope } from './poolscope-api.js';
+//   import { loadPoolscope } from './poolscope-api.mjs';
 //   const ps = await loadPoolscope();
 //   ps.scenarios()                       // [{name, lesson}]
 //   const text = ps.scenarioText('tour');
