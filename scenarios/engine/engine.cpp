@@ -26,6 +26,9 @@
 
 namespace poolscope::scenario {
 
+// No limit on a slice: the simulation runs to its end in one.
+constexpr std::uint64_t kToTheEnd = ~std::uint64_t{0};
+
 bool RunOutcome::stalled() const {
   return std::any_of(pools.begin(), pools.end(), [](const PoolOutcome& p) { return p.stall.has_value(); });
 }
@@ -215,9 +218,7 @@ Run::~Run() {
   if (controller_) controller_->join();
   // A sliced run left midway ends as a stopped one does, its threads joined,
   // rather than abandoned with their stacks.
-  if (sim_ && options_.sliced)
-    while (!advance(~std::uint64_t{0})) {
-    }
+  if (sim_ && options_.sliced) advance(kToTheEnd);
 }
 
 void Run::start() {
@@ -227,8 +228,7 @@ void Run::start() {
   try {
     controller_ = std::make_unique<Thread>("run", [this] {
       if (!simulated_) return control();
-      while (!advance_simulation(~std::uint64_t{0})) {
-      }
+      advance_simulation(kToTheEnd);
     });
   } catch (const std::system_error& e) {
     note_thread_refused("the run's controller", e);
@@ -253,9 +253,7 @@ void Run::note_thread_refused(const std::string& which, const std::system_error&
 
 void Run::wait() {
   if (controller_) controller_->join();
-  if (simulated_ && options_.sliced)
-    while (!advance(~std::uint64_t{0})) {
-    }
+  if (simulated_ && options_.sliced) advance(kToTheEnd);
 }
 
 bool Run::advance(std::uint64_t max_switches) {
@@ -407,10 +405,7 @@ bool Run::advance_simulation(std::uint64_t max_switches) {
     }
     outcome_.events_recorded = stream_.recorded();
     outcome_.events_dropped = stream_.dropped();
-    std::vector<Event> batch;
-    stream_.drain(batch);
-    std::lock_guard g(metrics_m_);
-    metrics_.add(batch);
+    drain_simulated();
   }
   end_simulation();
   return true;

@@ -118,8 +118,7 @@ struct World::Activation {
 
 void World::run(std::move_only_function<void()> root) {
   start(std::move(root));
-  while (!run_for(~std::uint64_t{0})) {
-  }
+  run_for(~std::uint64_t{0});  // no limit: it returns once root has
 }
 
 void World::start(std::move_only_function<void()> root) {

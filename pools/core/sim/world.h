@@ -102,7 +102,6 @@ class World {
   // so between slices the caller may do anything but call into the pools.
   void start(std::move_only_function<void()> root);
   bool run_for(std::uint64_t max_switches);
-  bool finished() const { return finished_; }
 
   const Settings& settings() const { return settings_; }
   // The virtual clock: what every design of the run waits on.
