@@ -253,13 +253,18 @@ void Run::note_thread_refused(const std::string& which, const std::system_error&
 
 void Run::wait() {
   if (controller_) controller_->join();
-  if (simulated_ && options_.sliced) advance(kToTheEnd);
+  // (A paced one is held back by its pacer until the wall clock catches up.)
+  if (simulated_ && options_.sliced)
+    while (!advance(kToTheEnd)) {
+    }
 }
 
 bool Run::advance(std::uint64_t max_switches) {
   if (!options_.sliced) throw std::logic_error("Run::advance: only a sliced run is advanced by its caller");
   return finished_ || advance_simulation(max_switches);
 }
+
+bool Run::held() const { return pacer_ && pacer_->held(); }
 
 bool Run::finished() const { return finished_.load(); }
 
@@ -370,7 +375,17 @@ void Run::begin_simulation() {
   // every event up to the instant the run waits at, not only up to the
   // monitor's last poll. The World's OS thread is the stream's one consumer
   // either way (the monitor is one of its fibers).
-  if (pacer_) world.set_pacer([this](Time from, Time to) { pacer_->pace(from, to, [this] { drain_simulated(); }); });
+  if (pacer_ && options_.sliced)  // the caller's thread must not block: the slice ends instead
+    world.set_pacer([this](Time, Time to) {
+      if (pacer_->try_pass(to)) return true;
+      drain_simulated();
+      return false;
+    });
+  else if (pacer_)
+    world.set_pacer([this](Time from, Time to) {
+      pacer_->pace(from, to, [this] { drain_simulated(); });
+      return true;
+    });
   world_ = &world;
   world.start([this] { control(); });
 }

@@ -148,6 +148,10 @@ class Run {
   // A sliced run (RunOptions::sliced): runs at most `max_switches` switches
   // of the simulation on this thread; true once the run has finished.
   bool advance(std::uint64_t max_switches);
+  // A sliced run that is also paced: its last slice ended because virtual
+  // time is ahead of the wall clock at its speed, or it is paused; the next
+  // slice may go on once the wall clock has caught up.
+  bool held() const;
   // Ends the run early: no more submissions, tasks waiting for children are
   // released, pools are shut down at once.
   void stop();

@@ -10,6 +10,31 @@ void Pacer::rebase_locked(Time at) {
   base_wall_ = std::chrono::steady_clock::now();
 }
 
+Pacer::Verdict Pacer::verdict_locked(Time to, std::chrono::steady_clock::time_point& due) {
+  if (released_) return Verdict::pass;
+  if (paused_) {
+    if (steps_ == 0) return Verdict::paused;
+    --steps_;
+    return Verdict::pass;
+  }
+  due = base_wall_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double, std::nano>(static_cast<double>((to - base_).count()) / speed_));
+  return std::chrono::steady_clock::now() >= due ? Verdict::pass : Verdict::early;
+}
+
+bool Pacer::try_pass(Time to) {
+  std::lock_guard g(m_);
+  std::chrono::steady_clock::time_point due;
+  held_ = verdict_locked(to, due) != Verdict::pass;
+  if (!held_) last_ = to;
+  return !held_;
+}
+
+bool Pacer::held() const {
+  std::lock_guard g(m_);
+  return held_;
+}
+
 void Pacer::pace(Time from, Time to, const std::function<void()>& before_wait) {
   std::unique_lock lock(m_);
   bool waited = false;
@@ -25,20 +50,13 @@ void Pacer::pace(Time from, Time to, const std::function<void()>& before_wait) {
     block();
   };
   for (;;) {
-    if (released_) break;
-    if (paused_) {
-      if (steps_ > 0) {
-        --steps_;
-        break;
-      }
+    std::chrono::steady_clock::time_point due;
+    const Verdict v = verdict_locked(to, due);
+    if (v == Verdict::pass) break;
+    if (v == Verdict::paused)
       wait([&] { changed_.wait(lock); });
-      continue;
-    }
-    auto due = base_wall_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                std::chrono::duration<double, std::nano>(static_cast<double>((to - base_).count()) / speed_));
-    if (std::chrono::steady_clock::now() >= due) break;
-    // Woken early by a change of speed or a pause: the loop computes again.
-    wait([&] { changed_.wait_until(lock, due); });
+    else  // woken early by a change of speed or a pause: the loop computes again
+      wait([&] { changed_.wait_until(lock, due); });
   }
   (void)from;
   last_ = to;

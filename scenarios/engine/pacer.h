@@ -3,8 +3,9 @@
 // moves one step at a time when stepped. Without a pacer a simulation runs
 // as fast as it can (the headless runner).
 //
-// The World calls pace() on its own OS thread before it moves virtual time;
-// the GUI calls the rest from its thread.
+// The World calls pace() (or, on a thread that must not block, try_pass())
+// on its own OS thread before it moves virtual time; the GUI calls the rest
+// from its thread.
 #pragma once
 
 #include <chrono>
@@ -25,6 +26,12 @@ class Pacer {
   // the World has nothing to do until then, and a view paused or stepped
   // here should see everything up to this instant.
   void pace(Time from, Time to, const std::function<void()>& before_wait = {});
+  // pace() without the wait: whether virtual time may move to `to` now (a
+  // sliced run asks again at its next slice). Each false makes held() true.
+  bool try_pass(Time to);
+  // The last try_pass() was refused: virtual time is ahead of the wall
+  // clock, or the run is paused.
+  bool held() const;
 
   void set_speed(double speed);  // > 0: virtual seconds per wall second
   double speed() const;
@@ -38,6 +45,9 @@ class Pacer {
 
  private:
   void rebase_locked(Time at);
+  // Whether `to` may pass now (taking a step if paused); else, when it may.
+  enum class Verdict { pass, paused, early };
+  Verdict verdict_locked(Time to, std::chrono::steady_clock::time_point& due);
 
   mutable std::mutex m_;
   std::condition_variable changed_;
@@ -49,6 +59,7 @@ class Pacer {
   Time base_{0};
   std::chrono::steady_clock::time_point base_wall_;
   Time last_{0};  // the last virtual time let through
+  bool held_ = false;
 };
 
 }  // namespace poolscope::scenario

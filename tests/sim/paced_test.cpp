@@ -113,3 +113,38 @@ TEST_CASE("paced simulation: the same seed gives the same events paced, sped up 
            a[i].worker == b[i].worker && a[i].task == b[i].task && a[i].rule == b[i].rule;
   CHECK(same);
 }
+
+TEST_CASE("paced and sliced (a web page's frames): held, never blocked, while paused or ahead of the wall clock") {
+  RunResult whole = run_scenario(paced_scenario(1.0), RunOptions{.keep_events = true});
+  auto events_by = [&](Time t) {
+    std::size_t n = 0;
+    for (const Event& e : whole.metrics.events()) n += e.time <= t.count();
+    return n;
+  };
+
+  Run run(paced_scenario(1.0), RunOptions{.keep_events = true, .paced = true, .sliced = true});
+  run.pause();
+  run.start();
+  // Paused: a slice returns at once, held at time 0, whatever its budget.
+  CHECK_FALSE(run.advance(~std::uint64_t{0}));
+  CHECK(run.held());
+  CHECK(run.now() == Time(0));
+  // Each step lets exactly one move of virtual time through, and what
+  // happened up to its instant is in the metrics when the slice returns.
+  Time last = run.now();
+  for (int i = 0; i < 20; ++i) {
+    run.step();
+    CHECK_FALSE(run.advance(~std::uint64_t{0}));
+    CHECK(run.now() > last);
+    last = run.now();
+    CHECK(events_in(run) == events_by(last));
+  }
+  // At a speed the wall clock cannot keep up with, the frames' slices end the run.
+  run.set_time_scale(1e9);
+  run.resume();
+  int slices = 0;
+  while (!run.advance(10'000)) ++slices;
+  CHECK_FALSE(run.held());
+  CHECK(run.outcome().simulation->virtual_end == whole.outcome.simulation->virtual_end);
+  CHECK(run.metrics().events().size() == whole.metrics.events().size());
+}

@@ -149,8 +149,10 @@ bool World::run_for(std::uint64_t max_switches) {
     if (n == max_switches) return false;
     if (VThread* t = pick()) {
       run_thread(t);
-    } else if (!advance()) {
+    } else if (events_.empty()) {
       fail("deadlock: every thread is blocked and nothing is due");
+    } else if (!advance()) {
+      return false;  // the pacer holds virtual time back: the next slice goes on
     }
     if (!failure_.empty()) throw Failure(failure_);
   }
@@ -424,10 +426,9 @@ void World::push_event(Time at, VThread* t, Event::Kind kind, std::uint64_t toke
 }
 
 bool World::advance() {
-  if (events_.empty()) return false;
   const Time at = events_.top().at;
   if (at > now()) {
-    if (pacer_) pacer_(now(), at);
+    if (pacer_ && !pacer_(now(), at)) return false;
     now_ns_.store(at.count(), std::memory_order_relaxed);
     steps_this_instant_ = 0;
   }

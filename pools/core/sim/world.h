@@ -115,9 +115,11 @@ class World {
   Nanos cpu_used() const { return cpu_used_; }
 
   // Pacing for a live view: called (on the World's OS thread) before virtual
-  // time moves to `to`; it may sleep to keep virtual time near wall time
-  // times a speed, or block while paused.
-  void set_pacer(std::function<void(Time from, Time to)> pacer) { pacer_ = std::move(pacer); }
+  // time moves to `to`. It may sleep to keep virtual time near wall time
+  // times a speed, or block while paused, and return true; or, where the OS
+  // thread must not block (a web page's frame), return false: time stays,
+  // and run_for() returns, to go on from here at the next slice.
+  void set_pacer(std::function<bool(Time from, Time to)> pacer) { pacer_ = std::move(pacer); }
 
   // --- for poolscope's primitives, from the running thread ---------------
   VThread& current() { return *current_; }
@@ -193,7 +195,7 @@ class World {
   VThread* pick();
   void run_thread(VThread* t);
   void finish(VThread* t);
-  bool advance();
+  bool advance();  // time on to the next event (there is one); false if the pacer holds it
   void take_cpu(VThread* t);
   void dispatch_cpus();
   void switch_out();
@@ -223,7 +225,7 @@ class World {
   std::vector<std::string> leaked_;
   std::string failure_;  // set by fail(): run() throws it
   std::exception_ptr root_error_;
-  std::function<void(Time, Time)> pacer_;
+  std::function<bool(Time, Time)> pacer_;
   // What the stuck watch reads: which thread runs, and where it was last.
   std::atomic<VThread*> running_{nullptr};
   std::atomic<const char*> running_where_{nullptr};
