@@ -163,6 +163,7 @@ class Run {
   // A paced simulated run, paused: move virtual time on to the next thing due.
   void step();
   bool simulated() const { return simulated_; }
+  bool sliced() const { return simulated_ && options_.sliced; }
   void set_time_scale(double scale);
   double time_scale() const;
   Time now() const;         // scenario time of the running segment

@@ -183,7 +183,7 @@ WorkloadCount count_workload(const Scenario& s, const Limits& limits) {
       throw ConfigError("/phases/" + std::to_string(i),
                         "phase '" + p.name + "' schedules more than " + std::to_string(bound - c.tasks) +
                             " tasks" + what + "; the scenario may schedule at most " + std::to_string(bound) +
-                            " tasks in all (poolscope --max-tasks N raises the bound)");
+                            " tasks in all (" + limits.raise + ")");
     }
     c.arrivals += phase_arrivals;
     c.tasks += phase_tasks;

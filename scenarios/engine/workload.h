@@ -112,6 +112,8 @@ struct Limits {
   // Scheduled tasks (arrivals and every child they will submit) of the whole
   // scenario; `poolscope --max-tasks` changes it.
   std::uint64_t max_tasks = 10'000'000;
+  // How the bound can be raised, for the message.
+  std::string raise = "poolscope --max-tasks N raises the bound";
 };
 
 // What a scenario schedules, counted without building it: the same arrival

@@ -1,16 +1,18 @@
 #include "visualizer/app/app.h"
+#include "visualizer/app/hand_over.h"
+#include "visualizer/app/main_loop.h"
+#include "visualizer/app/share_link.h"
 
 #include <imgui.h>
-#include <time.h>
 
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
-#include <thread>
 
 #include "pools/core/duration.h"
+#include "pools/core/platform.h"
 #include "pools/core/registry.h"
 #include "scenarios/engine/atomic_file.h"
 #include "scenarios/engine/exports.h"
@@ -30,13 +32,7 @@ using Clock = std::chrono::steady_clock;
 // takes a frame of its own. 25,000 took 3 to 4 ms, over a 16 ms frame.
 constexpr std::size_t kRebuildEventsPerFrame = 10'000;
 
-// CPU time this thread has used, in ms: a frame's cost without the time the
-// machine gave to other threads (llvmpipe's rasterizers, other programs).
-double thread_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
+using platform::thread_cpu_ms;
 
 // Without a scenario: the shipped default, else every registered design side
 // by side under a few bursts.
@@ -237,6 +233,11 @@ App::App(const Options& options)
     ui_.axis.set_view(options.view->first, options.view->second);
     ui_.axis.set_follow(false);
   }
+  if (options.play && live_ && live_->scenario()) start_run();
+  if (options.play && replay_) {
+    replay_->seek(0);
+    replay_->set_playing(true);
+  }
   started_ = Clock::now();
   load_since_ = started_;
 }
@@ -372,7 +373,7 @@ void App::export_trace() {
       scenario::write_atomically(file,
                                  [&](std::ostream& out) { scenario::write_chrome_trace(out, s, replay_->metrics()); });
     }
-    ui_.say("trace written to " + file.string() + " (open it in ui.perfetto.dev or chrome://tracing)");
+    ui_.say("trace " + hand_over(file) + " (open it in ui.perfetto.dev or chrome://tracing)");
   } catch (const std::exception& e) {
     ui_.say(e.what(), true);
   }
@@ -386,10 +387,38 @@ void App::save_result(const std::filesystem::path& file) {
       scenario::write_result(out, run->scenario(), run->outcome(), run->metrics(),
                              scenario::ResultOptions{.include_events = true});
     });
-    ui_.say("result written to " + file.string() + " (open it to replay the run)");
+    ui_.say("result " + hand_over(file) + " (open it to replay the run)");
   } catch (const std::exception& e) {
     ui_.say(e.what(), true);
   }
+}
+
+void App::share() {
+  Link link;
+  if (sweep_) return ui_.say("a sweep's points are not carried by a link: share its file", true);
+  if (live_) {
+    const std::filesystem::path file = live_->file();
+    std::error_code ec;
+    const bool shipped = std::filesystem::equivalent(file.parent_path(), scenario::library_dir(), ec);
+    if (shipped && !live_->edited())
+      link.scenario = file.stem().string();
+    else
+      link.document = live_->document();
+  } else {
+    // A replay: the scenario it ran, with the machine and schedule it ran on.
+    const RunMode mode = RunMode::of_result(replay_->file().run);
+    if (!mode.simulated)
+      return ui_.say("a run on real threads cannot be run again the same way: share its result file", true);
+    json doc = replay_->file().scenario;
+    doc["simulation"] = {{"cpus", mode.cpus}, {"costs", mode.costs}, {"policy", mode.policy}, {"seed", mode.seed}};
+    link.document = std::move(doc);
+  }
+  const auto at = [](double ns) { return format_duration(Nanos(static_cast<std::int64_t>(ns))); };
+  if (!ui_.axis.following()) link.options.emplace_back("view", at(ui_.axis.begin()) + ":" + at(ui_.axis.end()));
+  static constexpr const char* kTabs[] = {"compare", "pools", "scenario", "findings"};
+  if (ui_.tab != Tab::compare) link.options.emplace_back("tab", kTabs[static_cast<int>(ui_.tab)]);
+  if (ui_.palette_kind == plot::PaletteKind::colour_blind_safe) link.options.emplace_back("palette", "colour-blind");
+  ui_.say(copy_link(link));
 }
 
 // A live run whose trace drops events (the machine cannot keep up: see
@@ -437,6 +466,8 @@ void App::frame() {
     ui_.rebuilding = going_back || replay_->behind();
     ui_.scrubbing = false;  // the ruler and the scrubber say again this frame
   }
+  // A run without a thread of its own (a page's) runs here, half a frame's worth.
+  if (live_) live_->tick(std::chrono::milliseconds(8));
   note_dropped_events();
   // A run that ends while the view follows it is shown whole.
   const bool finished = live_ && live_->state() == LiveSession::State::finished;
@@ -469,7 +500,7 @@ void App::frame() {
   if (screenshot_) {
     std::string error;
     if (window_.save_png(*screenshot_, error))
-      ui_.say("screenshot written to " + screenshot_->string());
+      ui_.say("screenshot " + hand_over(*screenshot_));
     else
       ui_.say(error, true);
     screenshot_.reset();
@@ -482,16 +513,14 @@ void App::frame() {
   const double window_ms = std::chrono::duration<double, std::milli>(Clock::now() - load_since_).count();
   if (window_ms >= 1000) {
     ui_.render_load = load_cpu_ / window_ms;
-    ui_.cores = std::max(1u, std::thread::hardware_concurrency());
+    ui_.cores = static_cast<unsigned>(platform::usable_cpus());
     // A twentieth of the machine, or OpenGL drawn in software on a few cores.
     ui_.render_distorts = ui_.render_load / ui_.cores > 0.05 || (window_.software_renderer() && ui_.cores <= 4);
     load_cpu_ = 0;
     load_since_ = Clock::now();
   }
-  if (live_ && live_->state() == LiveSession::State::running && !options_.headless()) {
-    const auto next = wall0 + std::chrono::milliseconds(33);
-    if (Clock::now() < next) std::this_thread::sleep_until(next);
-  }
+  if (live_ && live_->state() == LiveSession::State::running && !options_.headless())
+    wait_for_next_frame(wall0 + std::chrono::milliseconds(33));
 
   auto work = std::move(later_);
   later_.clear();
@@ -601,12 +630,10 @@ void App::build(const Frame& f) {
     later_.push_back([this, file = *chosen, b = dialog_compares_] { b ? compare_with(file) : void(open(file)); });
 }
 
-int App::run() {
-  while (!window_.should_close()) {
-    frame();
-    if (!headless_step()) break;
-  }
-  return exit_code_;
+bool App::tick() {
+  if (window_.should_close()) return false;
+  frame();
+  return headless_step();
 }
 
 }  // namespace poolscope::gui

@@ -59,6 +59,7 @@ struct Options {
   std::string lane_order = "spawn";     // or "exit"
   std::optional<std::pair<std::int64_t, std::int64_t>> range;  // a selected time range (ns)
   std::optional<std::size_t> finding;  // the finding to show, from 1, as a click in the Findings tab does
+  bool play = false;              // start the run (play a replay from its start) at once
   bool show_help = false;         // the ? overlay
   bool show_frame_times = false;  // the frame-time overlay
   bool no_side_panel = false;     // the timeline takes the whole window
@@ -71,8 +72,9 @@ class App {
  public:
   explicit App(const Options& options);
   ~App();
-  // The loop; returns the process's exit code.
-  int run();
+  // One frame; false when it is time to exit (main_loop.h runs the frames).
+  bool tick();
+  int exit_code() const { return exit_code_; }
 
  private:
   void frame();
@@ -111,6 +113,8 @@ class App {
   // Where exports go: poolscope-SCENARIO-DATE-TIME.suffix in the working directory.
   std::filesystem::path output_file(const char* suffix) const;
   void export_trace();
+  // "Copy link": what shows the run on screen again elsewhere (share_link.h).
+  void share();
   // Run B, beside the replay on screen (run A): its summaries against A's.
   void compare_with(const std::filesystem::path& file);
   void save_result(const std::filesystem::path& file);

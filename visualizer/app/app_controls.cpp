@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "pools/core/platform.h"
 #include "scenarios/engine/library.h"
 #include "visualizer/app/app.h"
 #include "visualizer/app/draw.h"
@@ -138,6 +139,9 @@ void App::shortcuts(Context& cx) {
       case Action::export_trace:
         later_.push_back([this] { export_trace(); });
         break;
+      case Action::share:
+        later_.push_back([this] { share(); });
+        break;
       case Action::tab_compare:
         ui_.tab_request = Tab::compare;
         break;
@@ -190,6 +194,9 @@ void App::menu_bar(Context& cx) {
     const bool finished = live_ && live_->state() == LiveSession::State::finished;
     if (ImGui::MenuItem("Save the result (JSON, with events, for replay)", nullptr, false, finished))
       later_.push_back([this] { save_result(output_file(".result.json")); });
+    if (ImGui::MenuItem(platform::has_threads() ? "Copy the command that shows this run" : "Copy a link to this run",
+                        "Ctrl+L", false, !sweep_))
+      later_.push_back([this] { share(); });
     ImGui::Separator();
     if (ImGui::MenuItem("Quit")) window_.request_close();
     ImGui::EndMenu();

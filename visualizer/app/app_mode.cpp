@@ -7,6 +7,7 @@
 #include <cmath>
 #include <thread>
 
+#include "pools/core/platform.h"
 #include "pools/core/sim/machine.h"
 #include "visualizer/app/app.h"
 #include "visualizer/app/draw.h"
@@ -70,7 +71,9 @@ void App::mode_badge(const RunMode& mode) {
                 std::to_string(mode.cpus) + " CPUs with " + mode.costs + " costs, the order of the threads chosen by "
                 "the " + mode.policy + " policy from seed " + std::to_string(mode.seed) +
                 ". The same seed gives the same run, event for event, on every machine. Its figures are the "
-                "model's, not this machine's.",
+                "model's, not this machine's." +
+                (platform::has_threads() ? "" : " A page runs only the simulation (it has no threads to start): "
+                                                 "poolscope-gui on a desktop runs real threads too."),
             ui_.px(460));
   else
     wrapped("Real threads on this machine's " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
@@ -84,12 +87,14 @@ void App::mode_controls(LiveSession& live) {
   const bool idle = state == LiveSession::State::ready || state == LiveSession::State::finished;
   ImGui::BeginDisabled(!idle);
   int mode = live.simulated() ? 1 : 0;
-  ImGui::SetNextItemWidth(ui_.px(108));
-  if (ImGui::Combo("##mode", &mode, "Real\0Simulated\0"))
-    later_.push_back([&live, on = mode == 1] { live.set_simulated(on); });
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("the next run: on real threads, or in the deterministic simulation paced to the screen%s",
-                      idle ? "" : " (stop the run to change it)");
+  if (platform::has_threads()) {
+    ImGui::SetNextItemWidth(ui_.px(108));
+    if (ImGui::Combo("##mode", &mode, "Real\0Simulated\0"))
+      later_.push_back([&live, on = mode == 1] { live.set_simulated(on); });
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("the next run: on real threads, or in the deterministic simulation paced to the screen%s",
+                        idle ? "" : " (stop the run to change it)");
+  }
   if (live.simulated()) {
     ImGui::SameLine();
     if (ImGui::Button("Machine...")) ImGui::OpenPopup("machine");

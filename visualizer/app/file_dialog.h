@@ -1,6 +1,11 @@
-// A small file picker (ImGui has none): a path field, the folder's
-// sub-folders and .json files, shortcuts to the shipped scenarios and the
-// working directory. Files can also be dropped onto the window.
+// Choosing a file to open, one side per platform (the build picks the file):
+//   file_dialog.desktop.cpp  a small picker (ImGui has none): a path field,
+//                            the folder's sub-folders and .json files,
+//                            shortcuts to the shipped scenarios and the
+//                            working directory
+//   file_dialog.web.cpp      the browser's own file picker; the file chosen
+//                            is copied into the page's file system
+// Files can also be dropped onto the window (or the page) either way.
 #pragma once
 
 #include <filesystem>
@@ -12,6 +17,7 @@ namespace poolscope::gui {
 
 class FileDialog {
  public:
+  // Opens it at `dir` (the browser's picker opens where it likes).
   void open(const std::filesystem::path& dir);
   // Draws the dialog while it is open; returns the file chosen, once.
   std::optional<std::filesystem::path> draw(float scale);

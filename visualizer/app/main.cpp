@@ -14,6 +14,7 @@
 #include "scenarios/engine/cli_values.h"
 #include "scenarios/engine/version.h"
 #include "visualizer/app/app.h"
+#include "visualizer/app/main_loop.h"
 
 namespace {
 
@@ -122,6 +123,7 @@ int main(int argc, char** argv) {
   cli.add_option("--split-plot", o.split_plots, "split this counter plot into a small plot per pool (right-click a plot)")
       ->check(CLI::IsMember(counters))
       ->allow_extra_args(false);
+  cli.add_flag("--play", o.play, "start the run at once (a replay: play it from its start)");
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
   cli.add_flag("--no-side-panel", o.no_side_panel, "open with the side panel hidden (H shows it)");
@@ -204,8 +206,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    gui::App app(o);
-    return app.run();
+    return gui::run_main_loop(std::make_unique<gui::App>(o));
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "poolscope-gui: %s\n", e.what());
     return 2;

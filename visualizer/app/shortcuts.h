@@ -26,6 +26,7 @@ enum class Action {
   open,
   screenshot,
   export_trace,
+  share,
   tab_compare,
   tab_pools,
   tab_scenario,

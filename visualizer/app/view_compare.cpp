@@ -231,7 +231,7 @@ void CompareView::draw(Context& cx) {
           ImGui::Text("%llu  %s", static_cast<unsigned long long>(n), code.c_str());
           // Designs may share a code, each with its own reason: this pool's.
           const auto& rules = pools[p].rules();
-          auto l = std::find_if(rules.begin(), rules.end(), [&](Label r) { return label_code(r) == code; });
+          auto l = std::find_if(rules.begin(), rules.end(), [&c = code](Label r) { return label_code(r) == c; });
           if (l != rules.end() && label_text(*l) != code) dim(std::string(label_text(*l)), wrap);
         }
         ImGui::EndTooltip();

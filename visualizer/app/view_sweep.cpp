@@ -162,7 +162,7 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
   const auto value_ticks = plot::value_ticks(vmap, line * 1.3f);
   for (std::size_t i = 0; i < n; ++i) {
     const SweepPoint& point = sweep.points[i];
-    const auto [p0, p1] = cells[i];
+    const ImVec2 p0 = cells[i].p0, p1 = cells[i].p1;  // (clang 14 cannot capture structured bindings)
     const auto x_of = [&](double t) { return p0.x + static_cast<float>(t / t_end) * (p1.x - p0.x); };
     const auto y_of = [&](double v) { return p1.y - static_cast<float>(v / ceiling) * (p1.y - p0.y); };
     // Its label, red with the status when the point did not run cleanly.

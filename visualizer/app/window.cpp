@@ -4,7 +4,6 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <stb_image.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <utility>
 
 #include "scenarios/engine/data_dir.h"
+#include "visualizer/app/window_platform.h"
 
 namespace poolscope::gui {
 
@@ -26,29 +26,11 @@ void on_glfw_error(int code, const char* text) {
 // Latin-1 plus the punctuation, arrows, maths and shapes the labels use.
 const ImWchar kGlyphs[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
 
-// The window's icon in task bars and window switchers: the desktop entry's
-// icon (assets/icons), from the installation or the source tree; none if missing.
-void set_icon(GLFWwindow* window) {
-  std::vector<GLFWimage> images;
-  for (const char* name : {"assets/icons/poolscope-48.png", "assets/icons/poolscope-256.png"}) {
-    int width = 0, height = 0, channels = 0;
-    if (unsigned char* pixels = stbi_load(scenario::data_path(name).c_str(), &width, &height, &channels, 4))
-      images.push_back({width, height, pixels});
-  }
-  if (!images.empty()) glfwSetWindowIcon(window, static_cast<int>(images.size()), images.data());
-  for (const GLFWimage& image : images) stbi_image_free(image.pixels);
-}
-
 }  // namespace
 
 void Window::on_drop(GLFWwindow* w, int count, const char** paths) {
   auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
   for (int i = 0; i < count; ++i) self->dropped_.push_back(paths[i]);
-}
-
-void Window::on_content_scale(GLFWwindow* w, float x, float /*y*/) {
-  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
-  if (x > 0) self->content_scale_ = x;  // the app rescales from the next frame on
 }
 
 std::string find_font() {
@@ -65,28 +47,17 @@ std::string find_font() {
 Window::Window(const char* title, int width, int height, bool vsync) {
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) throw std::runtime_error("cannot initialise GLFW (no display? try xvfb-run)");
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-  // X11's WM_CLASS, which the desktop entry's StartupWMClass names, so docks
-  // group the window under the menu's launcher.
-  glfwWindowHintString(GLFW_X11_CLASS_NAME, "poolscope-gui");
-  glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "poolscope-gui");
+  window_platform::hints();
   window_ = glfwCreateWindow(width, height, title, nullptr, nullptr);
   if (!window_) {
     glfwTerminate();
-    throw std::runtime_error("cannot open an OpenGL 3.3 window");
+    throw std::runtime_error("cannot open an OpenGL 3 window");
   }
-  set_icon(window_);
+  window_platform::created(window_);
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(vsync ? 1 : 0);
   glfwSetWindowUserPointer(window_, this);
   glfwSetDropCallback(window_, on_drop);
-  float x = 1, y = 1;
-  glfwGetWindowContentScale(window_, &x, &y);
-  content_scale_ = x > 0 ? x : 1;
-  glfwSetWindowContentScaleCallback(window_, on_content_scale);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -94,7 +65,7 @@ Window::Window(const char* title, int width, int height, bool vsync) {
   io.IniFilename = nullptr;  // the layout is the app's, not a file's
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_Init(window_platform::glsl_version());
   ui_scale_ = content_scale();
 }
 
@@ -135,7 +106,10 @@ void Window::build_fonts() {
   built_scale_ = ui_scale_;
 }
 
+float Window::content_scale() const { return window_platform::content_scale(window_); }
+
 void Window::begin_frame() {
+  window_platform::follow_screen(window_);
   glfwPollEvents();
   if (built_scale_ != ui_scale_) build_fonts();
   ImGui_ImplOpenGL3_NewFrame();

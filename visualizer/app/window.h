@@ -1,6 +1,7 @@
-// The desktop window: GLFW, an OpenGL 3 context, Dear ImGui with its GLFW and
-// OpenGL 3 backends, the fonts at the UI's scale, and reading the rendered
-// pixels back for screenshots.
+// The window: GLFW, an OpenGL 3 context (WebGL 2 in a page), Dear ImGui with
+// its GLFW and OpenGL 3 backends, the fonts at the UI's scale, and reading the
+// rendered pixels back for screenshots. What differs by platform is in
+// window_platform.h.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,7 @@ class Window {
 
   // The display's content scale (HiDPI: 2 on a 200% screen); it follows the
   // window to another monitor, or a change of the desktop's scale.
-  float content_scale() const { return content_scale_; }
+  float content_scale() const;
   // The UI scale the fonts and sizes are built for; changes take effect at the next frame.
   void set_ui_scale(float scale);
   float ui_scale() const { return ui_scale_; }
@@ -59,11 +60,9 @@ class Window {
  private:
   void build_fonts();
   static void on_drop(GLFWwindow* w, int count, const char** paths);
-  static void on_content_scale(GLFWwindow* w, float x, float y);
 
   GLFWwindow* window_ = nullptr;
   float ui_scale_ = 1, built_scale_ = 0;
-  float content_scale_ = 1;
   std::vector<std::string> dropped_;
 };
 

@@ -2,11 +2,25 @@
 
 #include <algorithm>
 
+#include "pools/core/platform.h"
 #include "pools/core/registry.h"
 #include "scenarios/engine/scenario.h"
 #include "scenarios/engine/workload.h"
 
 namespace poolscope::gui {
+
+namespace {
+
+// What a live run may schedule. A page keeps every event in its memory (at
+// most 2 GiB, about 1 KiB a task with its events and index): refused before
+// it starts, rather than failing midway.
+scenario::Limits live_limits() {
+  if (platform::has_threads()) return {};
+  return {.max_tasks = 2'000'000,
+          .raise = "a web page's memory holds no more: poolscope-gui on a desktop runs bigger scenarios"};
+}
+
+}  // namespace
 
 LiveSession::LiveSession(json document, std::string file, std::filesystem::path base_dir)
     : doc_(std::move(document)), file_(std::move(file)), base_dir_(std::move(base_dir)) {
@@ -16,6 +30,9 @@ LiveSession::LiveSession(json document, std::string file, std::filesystem::path 
     time_scale_ = scenario_->time_scale;
     if (scenario_->simulation) sim_spec_ = *scenario_->simulation;
   }
+  // No threads to run on (a web page): the simulation is the only mode.
+  if (!platform::has_threads()) set_simulated(true);
+  loaded_ = doc_;
 }
 
 LiveSession::~LiveSession() = default;
@@ -26,22 +43,28 @@ std::unique_ptr<LiveSession> LiveSession::load(const std::filesystem::path& file
   // runner refuses, with the same message.
   auto s = std::make_unique<LiveSession>(scenario::read_scenario_json(file), file.string(), file.parent_path());
   if (!s->scenario_) throw ConfigError("", s->error_);  // it names the file and the JSON path already
-  try {
-    scenario::count_workload(*s->scenario_, scenario::Limits{});
-  } catch (const ConfigError& e) {
-    throw scenario::ScenarioError(file.string(), e);
-  }
   return s;
 }
 
 void LiveSession::validate() {
   try {
     scenario_ = scenario::parse_scenario(doc_, file_, base_dir_);
+    try {
+      scenario::count_workload(*scenario_, live_limits());  // an edit may make it too big to run
+    } catch (const ConfigError& e) {
+      throw scenario::ScenarioError(file_, e);
+    }
     error_.clear();
   } catch (const std::exception& e) {
     scenario_.reset();
     error_ = e.what();
   }
+}
+
+bool LiveSession::edited() const {
+  json a = doc_, b = loaded_;
+  if (simulated()) a.erase("time_scale"), b.erase("time_scale");
+  return a != b;
 }
 
 void LiveSession::set_param(std::size_t pool, const std::string& param, const json& value) {
@@ -91,7 +114,7 @@ bool LiveSession::simulated() const {
 }
 
 void LiveSession::set_simulated(bool on) {
-  if (on == simulated()) return;
+  if (on == simulated() || (!on && !platform::has_threads())) return;
   if (on)
     doc_["simulation"] = sim_spec_.to_json();
   else
@@ -143,8 +166,12 @@ bool LiveSession::start(bool paused) {
   // Keep every event: hovering a point names the event behind it, and the
   // result can be saved for replay. A simulation is paced to the screen at
   // the time scale: unpaced it would be over before the first frame.
-  run_ = std::make_unique<scenario::Run>(std::move(s),
-                                         scenario::RunOptions{.keep_events = true, .paced = run_sim_.has_value()});
+  // Without threads (a web page) the run has none of its own: tick() runs it a slice a frame.
+  run_ = std::make_unique<scenario::Run>(
+      std::move(s), scenario::RunOptions{.keep_events = true,
+                                         .limits = live_limits(),
+                                         .paced = run_sim_.has_value(),
+                                         .sliced = run_sim_.has_value() && !platform::has_threads()});
   if (paused) run_->pause();
   run_->start();
   return true;
@@ -164,6 +191,16 @@ void LiveSession::resume() {
 
 void LiveSession::stop() {
   if (run_) run_->stop();
+}
+
+void LiveSession::tick(std::chrono::nanoseconds budget) {
+  if (!run_ || !run_->sliced() || run_->finished()) return;
+  // Slices small enough to look at the clock often (a switch costs about a
+  // microsecond in a page).
+  constexpr std::uint64_t kSwitchesPerSlice = 2'000;
+  const auto until = std::chrono::steady_clock::now() + budget;
+  while (!run_->advance(kSwitchesPerSlice) && !run_->held() && std::chrono::steady_clock::now() < until) {
+  }
 }
 
 void LiveSession::set_time_scale(double scale) {

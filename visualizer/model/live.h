@@ -3,9 +3,11 @@
 // runner validates it), then the engine running it, paused, rescaled, tuned
 // and stopped from the GUI. It runs on real threads, or in the deterministic
 // simulation paced to the screen (stepped one thing due at a time while
-// paused), as the document's "simulation" key says.
+// paused), as the document's "simulation" key says. Where there are no
+// threads (a web page) every run is simulated, a slice per frame (tick()).
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -66,6 +68,11 @@ class LiveSession {
   // the next run's.
   RunMode mode() const;
 
+  // Whether the document differs from the file it was loaded from (edited,
+  // or run with other options): a link must then carry it whole.
+  // (Not the speed: it changes no event of a simulated run.)
+  bool edited() const;
+
   // --- the run
   enum class State { ready, running, paused, finished };
   State state() const;
@@ -79,6 +86,9 @@ class LiveSession {
   void step();
   bool can_step() const { return run_ && run_->simulated() && state() == State::paused; }
   void stop();  // ends the run early: pools shut down at once
+  // Once a frame: a run without a thread of its own (a web page's) goes on
+  // until its pacer holds it, it ends, or `budget` of wall time has passed.
+  void tick(std::chrono::nanoseconds budget);
   // Scenario seconds per wall second: a real run's time scale, a simulated
   // one's speed (virtual seconds per wall second), changeable while it runs.
   void set_time_scale(double scale);
@@ -97,6 +107,7 @@ class LiveSession {
   void validate();
 
   json doc_;
+  json loaded_;  // doc_ as loaded (normalized), for edited()
   std::string file_;
   std::filesystem::path base_dir_;
   std::optional<scenario::Scenario> scenario_;
