@@ -10,6 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { withoutHost } from './results.mjs';
+
 const runner = process.env.POOLSCOPE_RUNNER;
 const web = process.env.POOLSCOPE_WEB;
 assert.ok(runner && web, 'set POOLSCOPE_RUNNER and POOLSCOPE_WEB (scripts/web --test does)');
@@ -17,15 +19,6 @@ const { loadPoolscope, PoolscopeError } = await import(path.join(web, 'poolscope
 const ps = await loadPoolscope();
 const scratch = mkdtempSync(path.join(tmpdir(), 'poolscope-web-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
-
-// What only the host decides: the machine, the build and the wall clock.
-function withoutHost(result) {
-  const r = structuredClone(result);
-  delete r.environment;
-  for (const host of ['wall_s', 'cpu_s', 'peak_rss_bytes']) delete r.run[host];
-  for (const p of r.pools) delete p.events;
-  return r;
-}
 
 // The native runner's events of one pool, as its JSON writes them (result_json.cpp).
 function eventsAsRunnerWrites(ev, poolName) {

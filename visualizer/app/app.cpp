@@ -1,4 +1,5 @@
 #include "visualizer/app/app.h"
+#include "visualizer/app/announce.h"
 #include "visualizer/app/hand_over.h"
 #include "visualizer/app/main_loop.h"
 #include "visualizer/app/share_link.h"
@@ -476,6 +477,9 @@ void App::frame() {
       ui_.axis.fit(0, static_cast<double>(std::max(f.now, f.index.last_time())));
       ui_.axis.set_follow(false);
     }
+    if (finished && !was_finished_)
+      ui_.say("the run has ended (" + std::to_string(f.events.size()) +
+              " events): save its result (Ctrl+S) to replay it, or copy a link to it (Ctrl+L)");
     build(f);
   };
   if (live_)
@@ -522,11 +526,20 @@ void App::frame() {
   if (live_ && live_->state() == LiveSession::State::running && !options_.headless())
     wait_for_next_frame(wall0 + std::chrono::milliseconds(33));
 
+  echo_messages();
   auto work = std::move(later_);
   later_.clear();
   for (auto& f : work) f();
   for (const std::string& file : window_.take_dropped())
     if (!open(file) && options_.headless()) std::printf("poolscope-gui: dialog: %s\n", ui_.open_error.c_str());
+}
+
+void App::echo_messages() {
+  if (ui_.status_time != echoed_status_ && !ui_.status.empty()) announce(ui_.status, ui_.status_error);
+  echoed_status_ = ui_.status_time;
+  if (ui_.open_error != echoed_error_ && !ui_.open_error.empty())
+    announce(std::string(ui_.open_error_title) + ": " + ui_.open_error, true);
+  echoed_error_ = ui_.open_error;
 }
 
 void App::build(const Frame& f) {

@@ -151,6 +151,11 @@ class App {
   bool was_finished_ = false;  // the live run had ended at the last frame
   std::uint64_t dropped_shown_ = 0;  // trace events dropped by the live run, as the status line said last
   void note_dropped_events();
+  // The status line and the could-not-open dialog, each new message handed
+  // to the platform too (announce.h).
+  void echo_messages();
+  double echoed_status_ = -1;
+  std::string echoed_error_;
   bool view_applied_ = false;  // --view has been applied to a live run's first start
 
   // Headless progress: wait for the run (or not), let the picture settle,

@@ -142,6 +142,9 @@ void App::shortcuts(Context& cx) {
       case Action::share:
         later_.push_back([this] { share(); });
         break;
+      case Action::save_result:
+        later_.push_back([this] { save_result(output_file(".result.json")); });
+        break;
       case Action::tab_compare:
         ui_.tab_request = Tab::compare;
         break;
@@ -192,7 +195,7 @@ void App::menu_bar(Context& cx) {
     if (ImGui::MenuItem("Export the trace (Chrome / Perfetto JSON)", "Ctrl+E"))
       later_.push_back([this] { export_trace(); });
     const bool finished = live_ && live_->state() == LiveSession::State::finished;
-    if (ImGui::MenuItem("Save the result (JSON, with events, for replay)", nullptr, false, finished))
+    if (ImGui::MenuItem("Save the result (JSON, with events, for replay)", "Ctrl+S", false, finished))
       later_.push_back([this] { save_result(output_file(".result.json")); });
     if (ImGui::MenuItem(platform::has_threads() ? "Copy the command that shows this run" : "Copy a link to this run",
                         "Ctrl+L", false, !sweep_))

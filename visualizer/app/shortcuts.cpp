@@ -27,6 +27,7 @@ const Shortcut kShortcuts[] = {
     {Action::open, GLFW_KEY_O, true, "Ctrl+O", "open a scenario, a result to replay or a sweep"},
     {Action::screenshot, GLFW_KEY_F12, false, "F12", "save a PNG screenshot of the window"},
     {Action::export_trace, GLFW_KEY_E, true, "Ctrl+E", "export the trace for Perfetto / chrome://tracing"},
+    {Action::save_result, GLFW_KEY_S, true, "Ctrl+S", "save the ended run's result (with events, for replay)"},
     {Action::share, GLFW_KEY_L, true, "Ctrl+L", "copy a link (in a browser) or a command that shows this run again"},
     {Action::tab_compare, GLFW_KEY_1, false, "1", "side panel: the comparison table"},
     {Action::tab_pools, GLFW_KEY_2, false, "2", "side panel: each pool explained, its parameters"},

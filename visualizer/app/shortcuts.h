@@ -27,6 +27,7 @@ enum class Action {
   screenshot,
   export_trace,
   share,
+  save_result,
   tab_compare,
   tab_pools,
   tab_scenario,

@@ -12,9 +12,10 @@
   //   s   a shipped scenario, by name        d   a whole scenario, compressed
   // and these options of poolscope-gui, under their own names:
   const LINK_FORMAT = '1';
-  const LINK_OPTIONS = ['view', 'tab', 'palette'];
-  // The page opens playing, at 1x (a simulation's speed changes none of its events).
-  const OPENING = ['--play', '--time-scale', '1'];
+  const LINK_OPTIONS = ['view', 'tab', 'palette', 'time-scale'];
+  // The page opens playing, at 1x unless the link says (a simulation's speed changes none of its events).
+  const OPENING = ['--play'];
+  const SPEED = ['--time-scale', '1'];
   const VERSION = document.body.dataset.version;
 
   const canvas = document.getElementById('canvas');
@@ -24,8 +25,12 @@
 
   // What the tests and the benchmark read (tests/web/gui.test.mjs).
   const page = window.poolscopePage = {
-    started: null, firstFrame: null, frames: 0, downloads: [], lastLink: null, notices: [], errors: [],
+    started: null, firstFrame: null, frames: 0, downloads: [], lastLink: null, notices: [], errors: [], said: [],
   };
+  // The GUI's Ctrl shortcuts (open, save, export, link, zoom) are the GUI's, not the browser's.
+  window.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && 'oselOSEL+=-'.includes(e.key)) e.preventDefault();
+  });
 
   function say(text) {
     page.notices.push(text);
@@ -141,6 +146,10 @@
       input.click();
     },
     poolscopeTakePicked: () => picked.shift() || null,
+    poolscopeAnnounce(text, error) {
+      page.said.push({ text, error: !!error, at: performance.now() });
+      document.getElementById('said').textContent = text;
+    },
     poolscopeDownload(path) {
       const name = path.split('/').pop();
       const type = name.endsWith('.png') ? 'image/png' : 'application/json';
@@ -174,13 +183,13 @@
       Module.FS.writeFile(f.path, f.text);
     }
     progress.textContent = 'Starting…';
-    Module.callMain([...link.args, ...OPENING]);
+    Module.callMain([...link.args, ...OPENING, ...(link.args.includes('--time-scale') ? [] : SPEED)]);
     if (page.started === null) {
       // The GUI refused what the link asked for (its message is on stderr): say so, and open without it.
       say(`This link could not be opened: ${page.errors.join('\n') || 'poolscope-gui refused it'}\n` +
           'The default scenario opens instead.');
       page.errors.length = 0;
-      Module.callMain(OPENING);
+      Module.callMain([...OPENING, ...SPEED]);
     }
     if (link.error) say(link.error);
     if (link.note) say(link.note);
