@@ -15,6 +15,7 @@ App* g_app = nullptr;  // the page's, for as long as the page is open
 // fiber switches (Asyncify) need, rather than through emscripten's main loop.
 // clang-format off
 EM_JS(void, start_frames, (), { Module['poolscopeStartFrames'](); });
+EM_JS(void, stop_frames, (), { Module['poolscopeStopFrames'](); });
 // clang-format on
 
 }  // namespace
@@ -30,7 +31,7 @@ void wait_for_next_frame(std::chrono::steady_clock::time_point) {}
 }  // namespace poolscope::gui
 
 // Void: Asyncify loses an export's return value when fibers switched in it.
-// (A page has no window to close: tick() does not ask to stop.)
+// The app stops only in a headless mode (the benchmark's --bench-frames).
 extern "C" EMSCRIPTEN_KEEPALIVE void poolscope_gui_frame() {
-  if (poolscope::gui::g_app) poolscope::gui::g_app->tick();
+  if (poolscope::gui::g_app && !poolscope::gui::g_app->tick()) poolscope::gui::stop_frames();
 }

@@ -25,7 +25,8 @@
 
   // What the tests and the benchmark read (tests/web/gui.test.mjs).
   const page = window.poolscopePage = {
-    started: null, firstFrame: null, frames: 0, downloads: [], lastLink: null, notices: [], errors: [], said: [],
+    started: null, firstFrame: null, frames: 0, stopped: false, downloads: [], lastLink: null, notices: [],
+    errors: [], printed: [], said: [],
   };
   // The GUI's Ctrl shortcuts (open, save, export, link, zoom) are the GUI's, not the browser's.
   window.addEventListener('keydown', (e) => {
@@ -112,6 +113,7 @@
   let Module;
 
   function frame() {
+    if (page.stopped) return;
     try {
       Module._poolscope_gui_frame();
     } catch (e) {
@@ -145,6 +147,7 @@
       };
       input.click();
     },
+    poolscopeStopFrames() { page.stopped = true; },
     poolscopeTakePicked: () => picked.shift() || null,
     poolscopeAnnounce(text, error) {
       page.said.push({ text, error: !!error, at: performance.now() });
@@ -170,11 +173,30 @@
     },
   };
 
+  // The address's query, beside the link: ?open=FILE opens a file hosted with
+  // the site (a result to replay, a scenario); ?bench-frames=N measures the
+  // frames as poolscope-gui --bench-frames N does (bench/web/gui.mjs).
+  async function queryArgs(Module) {
+    const query = new URLSearchParams(location.search);
+    const args = [];
+    if (query.has('open')) {
+      const url = new URL(query.get('open'), location.href);
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url} could not be fetched (HTTP ${response.status})`);
+      const path = `/fetched/${url.pathname.split('/').pop()}`;
+      Module.FS.mkdirTree('/fetched');
+      Module.FS.writeFile(path, new Uint8Array(await response.arrayBuffer()));
+      args.push(path);
+    }
+    if (query.has('bench-frames')) args.push('--bench-frames', query.get('bench-frames'));
+    return args;
+  }
+
   async function start() {
     const link = await readLink(location.hash);
     Module = await createPoolscopeGui({
       canvas,
-      print: (text) => console.log(text),
+      print: (text) => { page.printed.push(text); console.log(text); },
       printErr: (text) => { page.errors.push(text); console.error(text); },
       ...hooks,
     });
@@ -183,7 +205,9 @@
       Module.FS.writeFile(f.path, f.text);
     }
     progress.textContent = 'Starting…';
-    Module.callMain([...link.args, ...OPENING, ...(link.args.includes('--time-scale') ? [] : SPEED)]);
+    const query = await queryArgs(Module);
+    const opening = query.includes('--bench-frames') ? [] : [...OPENING, ...(link.args.includes('--time-scale') ? [] : SPEED)];
+    Module.callMain([...link.args, ...query, ...opening]);
     if (page.started === null) {
       // The GUI refused what the link asked for (its message is on stderr): say so, and open without it.
       say(`This link could not be opened: ${page.errors.join('\n') || 'poolscope-gui refused it'}\n` +
