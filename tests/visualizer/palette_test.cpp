@@ -106,13 +106,13 @@ TEST_CASE("palette: a design has the same colour in every scenario, and a second
     CHECK(a[2] == b[1]);  // gammazero
     CHECK(a[3] == b[0]);  // java
     CHECK(a[0] == b[3]);  // fasthttp
-    // Two pools of one design: the same hue, told apart.
+    // Pools of one design: its colour first, then variants, told apart.
     const std::vector<std::string> twins = {"java", "java", "java"};
     const auto c = pool_colours(p, twins);
     CHECK(c[0] == a[3]);
-    CHECK(colour_distance(c[0], c[1]) >= 10);
-    CHECK(colour_distance(c[0], c[2]) >= 10);
-    CHECK(colour_distance(c[1], c[2]) >= 10);
+    CHECK(colour_distance(c[0], c[1]) >= kSiblingDistinct);
+    CHECK(colour_distance(c[0], c[2]) >= kSiblingDistinct);
+    CHECK(colour_distance(c[1], c[2]) >= kSiblingDistinct);
     // An unknown design: a fixed slot, whatever the run.
     CHECK(poolscope::plot::design_slot("my-pool") == poolscope::plot::design_slot("my-pool"));
   }
@@ -156,4 +156,37 @@ TEST_CASE("palette: different designs in one run get different colours while the
   const auto c = pool_colours(p, two);
   CHECK(c[1] == p.pool(0));
   CHECK(c[0] == p.pool(1));
+}
+
+TEST_CASE("palette: three pools of one design are clearly told apart, for every colour of both palettes (issue 39)") {
+  // phpfpm-ramp's phpfpm-dynamic, -ondemand and -static were three greens 19
+  // to 26 apart in HSL lightness alone, the darkest lost on the background.
+  for (PaletteKind kind : {PaletteKind::standard, PaletteKind::colour_blind_safe}) {
+    const Palette& p = palette(kind);
+    const Rgba background{20, 20, 23};
+    for (std::size_t i = 0; i < p.pools.size(); ++i) {
+      const Rgba v[] = {p.pool(i), variant(p.pool(i), 1), variant(p.pool(i), 2), variant(p.pool(i), 3)};
+      for (std::size_t a = 0; a < 4; ++a) {
+        INFO(p.name << ": colour " << i + 1 << ", variant " << a);
+        CHECK(v[a].a == p.pool(i).a);
+        // Every variant stands out from the background (the darkest, L* 30, 25 away).
+        CHECK(colour_distance(v[a], background) >= 25);
+        for (std::size_t b = a + 1; b < 4; ++b) {
+          INFO("against variant " << b);
+          // Three pools of a design well apart; a fourth (no shipped scenario has one) still distinct.
+          CHECK(colour_distance(v[a], v[b]) >= (b < 3 ? kSiblingDistinct : 10));
+        }
+      }
+    }
+  }
+  // As a run gets them: phpfpm-ramp, three phpfpm and ants.
+  const std::vector<std::string> ramp = {"phpfpm", "phpfpm", "phpfpm", "ants"};
+  for (PaletteKind kind : {PaletteKind::standard, PaletteKind::colour_blind_safe}) {
+    const auto c = pool_colours(palette(kind), ramp);
+    for (std::size_t a = 0; a < c.size(); ++a)
+      for (std::size_t b = a + 1; b < c.size(); ++b) {
+        INFO(palette(kind).name << ": pools " << a + 1 << " and " << b + 1);
+        CHECK(colour_distance(c[a], c[b]) >= kSiblingDistinct);
+      }
+  }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 
 namespace poolscope::plot {
 
@@ -110,6 +111,30 @@ Lab to_lab(Rgba c) {
   return {116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)};
 }
 
+// CIELAB to linear sRGB, unclamped: outside [0, 1] where the screen cannot show it.
+std::array<double, 3> linear_rgb(Lab c) {
+  const double fy = (c.l + 16) / 116, fx = fy + c.a / 500, fz = fy - c.b / 200;
+  auto finv = [](double t) { return t * t * t > 216.0 / 24389 ? t * t * t : (116 * t - 16) / (24389.0 / 27); };
+  const double x = finv(fx) * 0.95047, y = finv(fy), z = finv(fz) * 1.08883;
+  return {3.2406 * x - 1.5372 * y - 0.4986 * z, -0.9689 * x + 1.8758 * y + 0.0415 * z,
+          0.0557 * x - 0.2040 * y + 1.0570 * z};
+}
+
+bool in_gamut(Lab c) {
+  const auto rgb = linear_rgb(c);
+  return std::all_of(rgb.begin(), rgb.end(), [](double v) { return v >= -1e-9 && v <= 1 + 1e-9; });
+}
+
+Rgba from_lab(Lab c) {
+  auto byte = [](double v) {
+    v = std::clamp(v, 0.0, 1.0);
+    v = v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1 / 2.4) - 0.055;
+    return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255));
+  };
+  const auto rgb = linear_rgb(c);
+  return {byte(rgb[0]), byte(rgb[1]), byte(rgb[2])};
+}
+
 }  // namespace
 
 const Palette& palette(PaletteKind kind) {
@@ -133,41 +158,36 @@ std::size_t design_slot(std::string_view design) {
   return h % 9;
 }
 
-// The k-th shade of a colour: the same hue and saturation at another
-// lightness. The shades step away from the colour's own lightness by 0.17
-// (HSL), one step further each round, on the side there is room on, so a
-// light colour gets darker shades and a dark one lighter ones, and four pools
-// of one design are four shades apart, not a colour and three near-whites.
+// The k-th shade of a colour, in CIELAB's lightness and hue (perceptual,
+// where HSL's lightness is not: HSL's steps left phpfpm's three pools three
+// greens 19 to 26 apart, read as one on a laptop). Each shade is 20 L* from
+// the colour, or 40 or 60, nearest first, the darker before the lighter, within
+// [30, 92] (darker would vanish into the background, lighter into the white of
+// a reaped lane's end); and its hue turns 25 degrees for each 20 L*, one way
+// darker, the other lighter, so a design's pools stay one family (blues stay
+// blues) yet differ in two ways, at least 20 apart for three pools of a design
+// (tests/visualizer). The chroma is kept where the screen can show it, else
+// the most it can. Past the whole steps, half steps, then round again.
 Rgba variant(Rgba c, std::size_t k) {
   if (k == 0) return c;
-  const double r = c.r / 255.0, g = c.g / 255.0, b = c.b / 255.0;
-  const double hi = std::max({r, g, b}), lo = std::min({r, g, b}), l = (hi + lo) / 2, d = hi - lo;
-  double h = 0, sat = 0;
-  if (d > 0) {
-    sat = d / (1 - std::abs(2 * l - 1));
-    h = hi == r ? std::fmod((g - b) / d + 6, 6.0) : hi == g ? (b - r) / d + 2 : (r - g) / d + 4;
-  }
-  // The lightness levels within [0.22, 0.88] that are a whole number of steps
-  // from l, nearest first, the darker before the lighter at equal steps.
-  constexpr double kStep = 0.17, kLow = 0.22, kHigh = 0.88;
+  const Lab lab = to_lab(c);
+  constexpr double kStep = 20, kTurn = 25 * std::numbers::pi / 180, kLow = 30, kHigh = 92;
   std::vector<double> levels;
-  for (int j = 1; levels.size() < k && j < 12; ++j)
-    for (double to : {l - kStep * j, l + kStep * j})
-      if (to >= kLow && to <= kHigh && levels.size() < k) levels.push_back(to);
-  const double to = levels.size() == k ? levels[k - 1] : (k % 2 ? kLow : kHigh);
-  // Back from HSL.
-  const double ch = (1 - std::abs(2 * to - 1)) * sat, x = ch * (1 - std::abs(std::fmod(h, 2.0) - 1)), m = to - ch / 2;
-  double rr = 0, gg = 0, bb = 0;
-  switch (static_cast<int>(h) % 6) {
-    case 0: rr = ch, gg = x; break;
-    case 1: rr = x, gg = ch; break;
-    case 2: gg = ch, bb = x; break;
-    case 3: gg = x, bb = ch; break;
-    case 4: rr = x, bb = ch; break;
-    default: rr = ch, bb = x; break;
+  for (double j : {1.0, 2.0, 3.0, 0.5, 1.5, 2.5})
+    for (double to : {lab.l - kStep * j, lab.l + kStep * j})
+      if (to >= kLow && to <= kHigh) levels.push_back(to);
+  if (levels.empty()) return c;  // (no colour has no room: L* is within [0, 100])
+  const double l = levels[(k - 1) % levels.size()];
+  const double hue = std::atan2(lab.b, lab.a) + kTurn * (l - lab.l) / kStep;
+  // The most chroma, up to the colour's own, that the screen shows at this lightness and hue.
+  double lo = 0, hi = std::hypot(lab.a, lab.b);
+  for (int i = 0; i < 24; ++i) {
+    const double mid = (lo + hi) / 2;
+    (in_gamut({l, mid * std::cos(hue), mid * std::sin(hue)}) ? lo : hi) = mid;
   }
-  auto byte = [](double v) { return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255)); };
-  return {byte(rr + m), byte(gg + m), byte(bb + m), c.a};
+  Rgba out = from_lab({l, lo * std::cos(hue), lo * std::sin(hue)});
+  out.a = c.a;
+  return out;
 }
 
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs) {

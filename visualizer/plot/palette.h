@@ -62,7 +62,7 @@ std::size_t design_slot(std::string_view design);
 // slot, or when a design placed before it (the shipped ones first, in their
 // order) holds it, the next free slot; fasthttp, ants, gammazero and java
 // always keep theirs. A second pool of a design gets a variant of its colour,
-// a shade of it (the same hue, another lightness: palette.cpp), as do designs
+// a shade of it (another lightness, the hue turned a little: palette.cpp), as do designs
 // that must share a slot once every slot is held.
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs);
 // The k-th variant of a colour (k = 0: the colour itself).
@@ -73,5 +73,8 @@ Rgba variant(Rgba c, std::size_t k);
 double colour_distance(Rgba a, Rgba b);
 // The least distance every state and marker colour keeps from every pool colour.
 inline constexpr double kDistinct = 20;
+// The least distance between any two of up to three pools sharing a colour
+// slot (pools of one design: phpfpm-ramp's three phpfpm pools), in either palette.
+inline constexpr double kSiblingDistinct = 20;
 
 }  // namespace poolscope::plot
