@@ -91,7 +91,7 @@ void App::mode_controls(LiveSession& live) {
     ImGui::SetTooltip("the next run: on real threads, or in the deterministic simulation paced to the screen%s",
                       idle ? "" : " (stop the run to change it)");
   if (live.simulated()) {
-    ImGui::SameLine();
+    same_line_or_wrap(button_width("Machine..."));
     if (ImGui::Button("Machine...")) ImGui::OpenPopup("machine");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("the simulated machine and schedule: CPUs, costs, policy, seed");
