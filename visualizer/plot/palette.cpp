@@ -160,25 +160,31 @@ std::size_t design_slot(std::string_view design) {
 
 // The k-th shade of a colour, in CIELAB's lightness and hue (perceptual,
 // where HSL's lightness is not: HSL's steps left phpfpm's three pools three
-// greens 19 to 26 apart, read as one on a laptop). Each shade is 20 L* from
-// the colour, or 40 or 60, nearest first, the darker before the lighter, within
-// [30, 92] (darker would vanish into the background, lighter into the white of
-// a reaped lane's end); and its hue turns 25 degrees for each 20 L*, one way
-// darker, the other lighter, so a design's pools stay one family (blues stay
-// blues) yet differ in two ways, at least 20 apart for three pools of a design
-// (tests/visualizer). The chroma is kept where the screen can show it, else
-// the most it can. Past the whole steps, half steps, then round again.
+// greens 19 to 26 apart, read as one on a laptop). A shade is 20 L* from the
+// colour, or 40 or 60, then 10, 30 or 50, nearest first, the lighter before
+// the darker (lines and names read better light on the dark background),
+// within [35, 92] (darker would vanish into the background, lighter into
+// the white of a reaped lane's end); its hue turns 25 degrees
+// for each 20 L*, one way darker, the other lighter, so a design's pools stay
+// one family (blues stay blues) yet differ in two ways; once every level is
+// used, the same levels with the hue turned the other way, then twice as far
+// either way (kVariantCandidates: four rounds of at most 12). The chroma is
+// kept where the screen can show it, else the most it can. pool_colours()
+// picks among them.
 Rgba variant(Rgba c, std::size_t k) {
   if (k == 0) return c;
   const Lab lab = to_lab(c);
-  constexpr double kStep = 20, kTurn = 25 * std::numbers::pi / 180, kLow = 30, kHigh = 92;
+  constexpr double kStep = 20, kTurn = 25 * std::numbers::pi / 180, kLow = 35, kHigh = 92;
   std::vector<double> levels;
   for (double j : {1.0, 2.0, 3.0, 0.5, 1.5, 2.5})
-    for (double to : {lab.l - kStep * j, lab.l + kStep * j})
+    for (double to : {lab.l + kStep * j, lab.l - kStep * j})
       if (to >= kLow && to <= kHigh) levels.push_back(to);
   if (levels.empty()) return c;  // (no colour has no room: L* is within [0, 100])
   const double l = levels[(k - 1) % levels.size()];
-  const double hue = std::atan2(lab.b, lab.a) + kTurn * (l - lab.l) / kStep;
+  // Rounds over the levels: the hue turned one way, the other, then twice as far each way.
+  const std::size_t round = (k - 1) / levels.size() % 4;
+  const double turn = (round % 2 ? -kTurn : kTurn) * (round < 2 ? 1 : 2);
+  const double hue = std::atan2(lab.b, lab.a) + turn * (l - lab.l) / kStep;
   // The most chroma, up to the colour's own, that the screen shows at this lightness and hue.
   double lo = 0, hi = std::hypot(lab.a, lab.b);
   for (int i = 0; i < 24; ++i) {
@@ -212,15 +218,50 @@ std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::stri
     slot[i] = (own + k % n) % n;  // every slot held (k == n): its own, shared
     held[slot[i]] = true;
   }
-  // A slot's second pool (of the same design, or of a design sharing it) a variant.
-  std::vector<Rgba> out;
-  std::vector<std::size_t> used(n, 0);
-  for (const std::string& d : designs) {
-    const std::size_t s = slot[static_cast<std::size_t>(std::find(order.begin(), order.end(), d) - order.begin())];
-    out.push_back(variant(palette.pools[s], used[s]++));
+  // A slot's first pool its colour; its further pools (of the same design, or
+  // of designs sharing the slot) a variant: the first that is no state or
+  // marker colour and at least kSiblingDistinct from every other colour of
+  // the run, else the one farthest from them all (the colour-blind palette,
+  // dense in pale marker colours, cannot always do both).
+  std::vector<Rgba> out(designs.size());
+  std::vector<Rgba> run;
+  std::vector<bool> first(designs.size(), false), slot_used(n, false);
+  std::vector<std::size_t> slot_of(designs.size());
+  for (std::size_t i = 0; i < designs.size(); ++i) {
+    slot_of[i] = slot[static_cast<std::size_t>(std::find(order.begin(), order.end(), designs[i]) - order.begin())];
+    if (slot_used[slot_of[i]]) continue;
+    slot_used[slot_of[i]] = first[i] = true;
+    out[i] = palette.pools[slot_of[i]];
+    run.push_back(out[i]);
+  }
+  for (std::size_t i = 0; i < designs.size(); ++i) {
+    if (first[i]) continue;
+    double best_margin = -1;
+    for (std::size_t k = 1; k <= kVariantCandidates; ++k) {
+      const Rgba v = variant(palette.pools[slot_of[i]], k);
+      double margin = marker_distance(palette, v) / kDistinct;
+      for (Rgba x : run) margin = std::min(margin, colour_distance(v, x) / kSiblingDistinct);
+      if (margin > best_margin) best_margin = margin, out[i] = v;
+      if (margin >= 1) break;
+    }
+    run.push_back(out[i]);
   }
   return out;
 }
+
+double marker_distance(const Palette& p, Rgba c) {
+  const Rgba bg = kBackground;
+  auto over = [&](Rgba m) {  // a translucent colour as drawn on the background
+    auto mix = [&](std::uint8_t v, std::uint8_t b) { return static_cast<std::uint8_t>((v * m.a + b * (255 - m.a)) / 255); };
+    return Rgba{mix(m.r, bg.r), mix(m.g, bg.g), mix(m.b, bg.b)};
+  };
+  double d = 1e9;
+  for (Rgba m : {over(p.idle), p.reaped, p.threw, p.refused, p.cursor, p.pool_event}) d = std::min(d, colour_distance(c, m));
+  for (Rgba m : p.mechanisms) d = std::min(d, colour_distance(c, m));
+  return d;
+}
+
+bool like_a_marker(const Palette& p, Rgba c) { return marker_distance(p, c) < kDistinct; }
 
 Rgba Palette::mechanism(std::string_view code) const { return mechanism(mechanism_slot(code)); }
 
