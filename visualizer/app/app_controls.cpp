@@ -242,7 +242,16 @@ void App::menu_bar(Context& cx) {
   ImGui::EndMenuBar();
 }
 
+// The toolbar, one group: where its rightmost widget ends is what a window
+// too narrow for it would cut (the smoke test checks it is inside).
 void App::toolbar(Context& cx) {
+  ImGui::BeginGroup();
+  toolbar_items(cx);
+  ImGui::EndGroup();
+  ui_.toolbar_x1 = ImGui::GetItemRectMax().x;
+}
+
+void App::toolbar_items(Context& cx) {
   ImGui::AlignTextToFramePadding();
   if (live_) {
     const LiveSession::State state = live_->state();

@@ -211,17 +211,27 @@ void CompareView::draw(Context& cx) {
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   ImGui::TableSetColumnIndex(0);
   ImGui::TextUnformatted("");
+  drawn_ = {};
   for (std::size_t p = 0; p < pools.size(); ++p) {
     ImGui::TableSetColumnIndex(static_cast<int>(p) + 1);
     // The pool's name in its colour: the key to every plot and lane; its
     // design on hover, the legend of pools sharing a colour family.
     const std::string& name = pools[p].info().name;
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     ImGui::PushStyleColor(ImGuiCol_Text, col4(ui.pool_colour(p)));
     ImGui::BeginGroup();
-    for (const std::string& line : break_after_hyphens(name, std::max(ImGui::GetContentRegionAvail().x, needs[p])))
+    std::string shown;
+    for (const std::string& line : break_after_hyphens(name, std::max(ImGui::GetContentRegionAvail().x, needs[p]))) {
       ImGui::TextUnformatted(line.c_str());
+      shown += (shown.empty() ? "" : "|") + line;
+    }
     ImGui::EndGroup();
     ImGui::PopStyleColor();
+    drawn_.names.push_back(shown);
+    drawn_.overflow = drawn_.overflow || ImGui::GetItemRectMax().x > right + 0.5f;
+    if (p == 0) drawn_.min = ImGui::GetItemRectMin();
+    drawn_.max.x = std::max(drawn_.max.x, std::min(ImGui::GetItemRectMax().x, ImGui::GetWindowPos().x + ImGui::GetWindowSize().x));
+    drawn_.max.y = std::max(drawn_.max.y, ImGui::GetItemRectMax().y);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (design %s)", pools[p].info().name.c_str(), pools[p].info().design.c_str());
   }
