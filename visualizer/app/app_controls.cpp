@@ -419,8 +419,22 @@ void App::overlays(Context& cx) {
     const float row = ImGui::GetTextLineHeightWithSpacing();
     const int halves = row * (kShortcutCount + 5) > vp->WorkSize.y * 0.9f ? 2 : 1;
     const int per = (kShortcutCount + halves - 1) / halves;
-    // Two columns of presentation-size text are wider than a 1280-px screen.
-    if (halves == 2 && ui_.presentation && vp->WorkSize.x < ui_.px(1250)) ImGui::SetWindowFontScale(0.72f);
+    // Two columns are wider than a 1280-px screen in presentation mode, and
+    // than a 1024-px one at normal size (issue 39): the text then scaled
+    // down to the width the window has (the widest keys and descriptions of
+    // each column, their cells' padding, the window's), measured unscaled
+    // (a window keeps its scale from frame to frame).
+    ImGui::SetWindowFontScale(1);
+    float natural = 2 * ImGui::GetStyle().WindowPadding.x;
+    for (int h = 0; h < halves; ++h) {
+      float keys = 0, what = 0;
+      for (int k = h * per; k < std::min(kShortcutCount, (h + 1) * per); ++k) {
+        keys = std::max(keys, ImGui::CalcTextSize(kShortcuts[k].keys).x);
+        what = std::max(what, ImGui::CalcTextSize(kShortcuts[k].what).x);
+      }
+      natural += keys + what + 4 * ImGui::GetStyle().CellPadding.x;
+    }
+    if (natural > vp->WorkSize.x * 0.97f) ImGui::SetWindowFontScale(vp->WorkSize.x * 0.97f / natural);
     if (ImGui::BeginTable("keys", 2 * halves, ImGuiTableFlags_RowBg)) {
       for (int i = 0; i < per; ++i) {
         ImGui::TableNextRow();
