@@ -92,12 +92,12 @@ bool elided_text_left(const std::string& text, float width) {
 
 namespace {
 
-// "phpfpm-ondemand": "phpfpm-", "ondemand".
-std::vector<std::string> hyphen_parts(const std::string& name) {
+// "phpfpm-ondemand", '-': "phpfpm-", "ondemand".
+std::vector<std::string> parts_after(const std::string& text, char separator) {
   std::vector<std::string> parts;
-  for (std::size_t at = 0; at < name.size();) {
-    const std::size_t end = std::min(name.find('-', at), name.size() - 1) + 1;
-    parts.push_back(name.substr(at, end - at));
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find(separator, at), text.size() - 1) + 1;
+    parts.push_back(text.substr(at, end - at));
     at = end;
   }
   return parts;
@@ -105,20 +105,24 @@ std::vector<std::string> hyphen_parts(const std::string& name) {
 
 }  // namespace
 
-std::vector<std::string> break_after_hyphens(const std::string& name, float width) {
+std::vector<std::string> break_after(const std::string& text, char separator, float width) {
   std::vector<std::string> lines;
-  for (const std::string& part : hyphen_parts(name))
+  for (const std::string& part : parts_after(text, separator))
     if (!lines.empty() && ImGui::CalcTextSize((lines.back() + part).c_str()).x <= width)
       lines.back() += part;
     else
-      lines.push_back(part);
+      lines.push_back(lines.empty() ? part : part.substr(std::min(part.find_first_not_of(' '), part.size())));
   if (lines.empty()) lines.emplace_back();
   return lines;
 }
 
+std::vector<std::string> break_after_hyphens(const std::string& name, float width) {
+  return break_after(name, '-', width);
+}
+
 float widest_part(const std::string& name) {
   float w = 0;
-  for (const std::string& part : hyphen_parts(name)) w = std::max(w, ImGui::CalcTextSize(part.c_str()).x);
+  for (const std::string& part : parts_after(name, '-')) w = std::max(w, ImGui::CalcTextSize(part.c_str()).x);
   return w;
 }
 

@@ -35,6 +35,9 @@ bool elided_text_left(const std::string& text, float width);
 // line as fit `width` px, never cut: "phpfpm-ondemand" in 60 px is "phpfpm-"
 // over "ondemand". A part wider than `width` has a line of its own.
 std::vector<std::string> break_after_hyphens(const std::string& name, float width);
+// The same after any separator, a new line's leading spaces dropped: a
+// sweep point's "a=1, b=2" after its commas.
+std::vector<std::string> break_after(const std::string& text, char separator, float width);
 // The width of the widest part of a name between hyphens (with its hyphen):
 // the narrowest that break_after_hyphens() shows it whole in.
 float widest_part(const std::string& name);
