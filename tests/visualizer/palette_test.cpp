@@ -177,7 +177,7 @@ TEST_CASE("palette: three pools of one design are clearly told apart, for every 
   }
   // As a run gets them, three pools sharing any colour of either palette:
   // apart from each other and from every state and marker colour.
-  const std::vector<std::string> shipped = {"fasthttp", "ants",   "gammazero", "java", "spawn",
+  const std::vector<std::string> shipped = {"fasthttp", "ants",   "gammazero", "java",  "spawn",
                                             "coremax",  "gopool", "nginx",     "weedge"};
   for (PaletteKind kind : {PaletteKind::standard, PaletteKind::colour_blind_safe}) {
     const Palette& p = palette(kind);

@@ -195,7 +195,8 @@ void CompareView::draw(Context& cx) {
   for (std::size_t p = 0; p < pools.size(); ++p) {
     float w = widest_part(pools[p].info().name);
     for (const Row& row : kRows)
-      if (p < summaries_.size()) w = std::max(w, ImGui::CalcTextSize(format(row.value(summaries_[p]), row.format).c_str()).x);
+      if (p < summaries_.size())
+        w = std::max(w, ImGui::CalcTextSize(format(row.value(summaries_[p]), row.format).c_str()).x);
     needs[p] = std::ceil(w) + 1;
     total += needs[p] + 2 * style.CellPadding.x + 1;  // (the inner border)
   }
@@ -230,7 +231,8 @@ void CompareView::draw(Context& cx) {
     drawn_.names.push_back(shown);
     drawn_.overflow = drawn_.overflow || ImGui::GetItemRectMax().x > right + 0.5f;
     if (p == 0) drawn_.min = ImGui::GetItemRectMin();
-    drawn_.max.x = std::max(drawn_.max.x, std::min(ImGui::GetItemRectMax().x, ImGui::GetWindowPos().x + ImGui::GetWindowSize().x));
+    drawn_.max.x =
+        std::max(drawn_.max.x, std::min(ImGui::GetItemRectMax().x, ImGui::GetWindowPos().x + ImGui::GetWindowSize().x));
     drawn_.max.y = std::max(drawn_.max.y, ImGui::GetItemRectMax().y);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (design %s)", pools[p].info().name.c_str(), pools[p].info().design.c_str());

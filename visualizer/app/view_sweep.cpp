@@ -24,8 +24,8 @@ namespace {
 // (a grid parameter's spec, phpfpm.pm.max_children, was cut at 200 px).
 float pick_width(const std::vector<std::string>& names, float width) {
   for (const std::string& n : names)
-    width = std::max(width, ImGui::CalcTextSize(n.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x +
-                                ImGui::GetFrameHeight());
+    width = std::max(width,
+                     ImGui::CalcTextSize(n.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x + ImGui::GetFrameHeight());
   return width;
 }
 

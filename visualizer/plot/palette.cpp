@@ -252,11 +252,14 @@ std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::stri
 double marker_distance(const Palette& p, Rgba c) {
   const Rgba bg = kBackground;
   auto over = [&](Rgba m) {  // a translucent colour as drawn on the background
-    auto mix = [&](std::uint8_t v, std::uint8_t b) { return static_cast<std::uint8_t>((v * m.a + b * (255 - m.a)) / 255); };
+    auto mix = [&](std::uint8_t v, std::uint8_t b) {
+      return static_cast<std::uint8_t>((v * m.a + b * (255 - m.a)) / 255);
+    };
     return Rgba{mix(m.r, bg.r), mix(m.g, bg.g), mix(m.b, bg.b)};
   };
   double d = 1e9;
-  for (Rgba m : {over(p.idle), p.reaped, p.threw, p.refused, p.cursor, p.pool_event}) d = std::min(d, colour_distance(c, m));
+  for (Rgba m : {over(p.idle), p.reaped, p.threw, p.refused, p.cursor, p.pool_event})
+    d = std::min(d, colour_distance(c, m));
   for (Rgba m : p.mechanisms) d = std::min(d, colour_distance(c, m));
   return d;
 }

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   int x0 = 0, y0 = 0, x1 = -1, y1 = -1;  // the region counted (default: everything)
   auto kind = poolscope::plot::PaletteKind::standard;
   std::vector<std::string> designs;  // --designs: each pool's colour is its design's
-  bool apart = false;  // --distinct
+  bool apart = false;                // --distinct
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--pools" && i + 1 < argc) {
