@@ -81,6 +81,7 @@ class App {
   void build(const Frame& frame);
   void menu_bar(Context& cx);
   void toolbar(Context& cx);
+  void toolbar_items(Context& cx);
   void shortcuts(Context& cx);
   void overlays(Context& cx);
   void open_error_dialog();

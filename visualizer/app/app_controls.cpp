@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "pools/core/platform.h"
 #include "scenarios/engine/library.h"
@@ -237,52 +238,72 @@ void App::menu_bar(Context& cx) {
   const double age = ImGui::GetTime() - ui_.status_time;
   if (!ui_.status.empty() && age < 8) {
     const float alpha = static_cast<float>(std::min(1.0, (8 - age) / 2));
-    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(ui_.status.c_str()).x - ui_.px(16));
-    ImGui::TextColored(ui_.status_error ? ImVec4(1, 0.45f, 0.45f, alpha) : ImVec4(0.6f, 0.9f, 0.6f, alpha), "%s",
-                       ui_.status.c_str());
+    // Right-aligned; where it is wider than the room right of the menus (a
+    // long path in a 1024-px window), its end, with the file's name: whole on hover.
+    ImGui::SameLine();
+    const float room = ImGui::GetContentRegionAvail().x - ui_.px(16);
+    const float width = std::min(room, ImGui::CalcTextSize(ui_.status.c_str()).x);
+    ImGui::SameLine(ImGui::GetWindowWidth() - width - ui_.px(16));
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ui_.status_error ? ImVec4(1, 0.45f, 0.45f, alpha) : ImVec4(0.6f, 0.9f, 0.6f, alpha));
+    if (elided_text_left(ui_.status, width) && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui_.status.c_str());
+    ImGui::PopStyleColor();
   }
   ImGui::EndMenuBar();
 }
 
+// The toolbar, one group: where its rightmost widget ends is what a window
+// too narrow for it would cut (the smoke test checks it is inside).
 void App::toolbar(Context& cx) {
+  ImGui::BeginGroup();
+  toolbar_items(cx);
+  ImGui::EndGroup();
+  ui_.toolbar_x1 = ImGui::GetItemRectMax().x;
+}
+
+void App::toolbar_items(Context& cx) {
   ImGui::AlignTextToFramePadding();
   if (live_) {
     const LiveSession::State state = live_->state();
     const bool under_way = state == LiveSession::State::running || state == LiveSession::State::paused;
+    // Each widget where the line holds it, else on the next (a 1024-px window).
     mode_badge(live_->mode());
-    ImGui::SameLine();
-    ImGui::Text("%s", live_->document().value("name", "").c_str());
-    ImGui::SameLine();
+    const std::string name = live_->document().value("name", "");
+    same_line_or_wrap(ImGui::CalcTextSize(name.c_str()).x);
+    ImGui::TextUnformatted(name.c_str());
+    same_line_or_wrap(ui_.px(108));  // the mode's combo, then its Machine... button
     mode_controls(*live_);
-    ImGui::SameLine();
     ImGui::BeginDisabled(!live_->scenario());
     const char* start = state == LiveSession::State::ready      ? "Start"
                         : state == LiveSession::State::finished ? "Run again"
                                                                 : "Restart";
+    same_line_or_wrap(button_width(start));
     if (ImGui::Button(start)) later_.push_back([this] { start_run(); });
     ImGui::EndDisabled();
-    ImGui::SameLine();
     ImGui::BeginDisabled(state != LiveSession::State::running && state != LiveSession::State::paused);
-    if (ImGui::Button(state == LiveSession::State::paused ? "Resume" : "Pause")) toggle_run(*live_, [] {});
-    ImGui::SameLine();
+    const char* pause = state == LiveSession::State::paused ? "Resume" : "Pause";
+    same_line_or_wrap(button_width(pause));
+    if (ImGui::Button(pause)) toggle_run(*live_, [] {});
+    same_line_or_wrap(button_width("Stop"));
     if (ImGui::Button("Stop")) live_->stop();
     ImGui::EndDisabled();
     // The speed of the run under way, or of the next one: each mode its own range.
     const bool simulated = under_way ? live_->run()->simulated() : live_->simulated();
     if (simulated) {
-      ImGui::SameLine();
+      same_line_or_wrap(button_width("Step"));
       step_button(*live_);
     }
-    ImGui::SameLine();
     double scale = live_->time_scale();
-    if (speed_slider(simulated ? "speed" : "time scale", scale, ui_.px(130), simulated ? kSimSpeedMin : kRealScaleMin,
+    const char* speed = simulated ? "speed" : "time scale";
+    same_line_or_wrap(labelled_width(ui_.px(130), speed));
+    if (speed_slider(speed, scale, ui_.px(130), simulated ? kSimSpeedMin : kRealScaleMin,
                      simulated ? kSimSpeedMax : kRealScaleMax))
       live_->set_time_scale(scale);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(simulated ? "virtual seconds per wall second, changeable while it runs: the simulation's events "
                                     "are the same at any speed"
                                   : "scenario seconds per wall second: at 10x, a 10 s idle timeout passes in 1 s");
-    ImGui::SameLine();
+    same_line_or_wrap(ui_.px(260));
     const double duration = live_->scenario() ? static_cast<double>(live_->scenario()->duration().count()) : 0;
     char progress[96];
     std::snprintf(progress, sizeof progress, "%s  %s / %s",
@@ -293,8 +314,9 @@ void App::toolbar(Context& cx) {
                   plot::format_time(static_cast<double>(cx.frame.now)).c_str(), plot::format_time(duration).c_str());
     ImGui::ProgressBar(static_cast<float>(live_->progress()), {ui_.px(260), 0}, progress);
     if (!live_->scenario()) {
-      ImGui::SameLine();
-      ImGui::TextColored({1, 0.45f, 0.45f, 1}, "the scenario is not valid (see the Scenario tab)");
+      const char* invalid = "the scenario is not valid (see the Scenario tab)";
+      same_line_or_wrap(ImGui::CalcTextSize(invalid).x);
+      ImGui::TextColored({1, 0.45f, 0.45f, 1}, "%s", invalid);
     }
     // The GUI shares the machine with the pools it shows: on a small one its
     // drawing delays their threads, and the latencies measured live grow
@@ -302,9 +324,11 @@ void App::toolbar(Context& cx) {
     // cores). Say so while it runs, with the measured share.
     // Not for a simulation: its figures are the model's, whatever the GUI costs the machine.
     if (under_way && !live_->run()->simulated() && ui_.render_distorts) {
-      ImGui::SameLine();
-      ImGui::TextColored({1, 0.75f, 0.3f, 1}, "! drawing takes %.0f%% of a core of %u", 100 * ui_.render_load,
-                         ui_.cores);
+      char warning[64];
+      std::snprintf(warning, sizeof warning, "! drawing takes %.0f%% of a core of %u", 100 * ui_.render_load,
+                    ui_.cores);
+      same_line_or_wrap(ImGui::CalcTextSize(warning).x);
+      ImGui::TextColored({1, 0.75f, 0.3f, 1}, "%s", warning);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "This window competes with the pools for the CPU (%u cores; the GUI thread used %.0f%% of one over "
@@ -320,9 +344,13 @@ void App::toolbar(Context& cx) {
   // A replay: play, step, scrub.
   Replay& r = *replay_;
   mode_badge(RunMode::of_result(r.file().run));
-  ImGui::SameLine();
-  ImGui::Text("replay: %s", r.file().scenario.value("name", "").c_str());
-  ImGui::SameLine();
+  const std::string title = "replay: " + r.file().scenario.value("name", "");
+  same_line_or_wrap(ImGui::CalcTextSize(title.c_str()).x);
+  ImGui::TextUnformatted(title.c_str());
+  // The five buttons wrap together.
+  float buttons = 4 * ImGui::GetStyle().ItemSpacing.x;
+  for (const char* b : {"|<", "<", r.playing() ? "Pause" : "Play", ">", ">|"}) buttons += button_width(b);
+  same_line_or_wrap(buttons);
   if (ImGui::Button("|<")) r.seek(0);
   ImGui::SameLine();
   if (ImGui::Button("<")) r.step(-1);
@@ -334,9 +362,9 @@ void App::toolbar(Context& cx) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("one event forward (Right)");
   ImGui::SameLine();
   if (ImGui::Button(">|")) r.seek(r.end_time());
-  ImGui::SameLine();
+  same_line_or_wrap(labelled_width(ui_.px(110), "speed"));
   speed_slider("speed", ui_.replay_speed, ui_.px(110), 0.01, 100);
-  ImGui::SameLine();
+  same_line_or_wrap(ui_.px(220));
   // The scrubber: the whole run.
   float t = static_cast<float>(static_cast<double>(r.time()) / 1e9);
   ImGui::SetNextItemWidth(ui_.px(220));
@@ -347,15 +375,13 @@ void App::toolbar(Context& cx) {
   // short for it (presentation mode at 1280 px, with the mode badge).
   char position[64];
   std::snprintf(position, sizeof position, "event %zu / %zu", r.position(), r.size());
-  ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(position).x) ImGui::NewLine();
+  same_line_or_wrap(ImGui::CalcTextSize(position).x);
   ImGui::TextUnformatted(position);
   if (const Event* e = r.current()) {
     // The event under the cursor, in what room is left on the line (on a line
     // of its own when little is: presentation mode), cut to fit; hover shows
     // it whole with its rule.
-    ImGui::SameLine();
-    if (ImGui::GetContentRegionAvail().x < ui_.px(260)) ImGui::NewLine();
+    same_line_or_wrap(ui_.px(260));
     const std::string& pool = r.file().pools[e->pool].info.name;
     swatch(ui_.pool_colour(e->pool));
     const std::string text = at_time(e->time) + " " + pool + ": " + describe(*e);
@@ -403,8 +429,22 @@ void App::overlays(Context& cx) {
     const float row = ImGui::GetTextLineHeightWithSpacing();
     const int halves = row * (kShortcutCount + 5) > vp->WorkSize.y * 0.9f ? 2 : 1;
     const int per = (kShortcutCount + halves - 1) / halves;
-    // Two columns of presentation-size text are wider than a 1280-px screen.
-    if (halves == 2 && ui_.presentation && vp->WorkSize.x < ui_.px(1250)) ImGui::SetWindowFontScale(0.72f);
+    // Two columns are wider than a 1280-px screen in presentation mode, and
+    // than a 1024-px one at normal size (issue 39): the text then scaled
+    // down to the width the window has (the widest keys and descriptions of
+    // each column, their cells' padding, the window's), measured unscaled
+    // (a window keeps its scale from frame to frame).
+    ImGui::SetWindowFontScale(1);
+    float natural = 2 * ImGui::GetStyle().WindowPadding.x;
+    for (int h = 0; h < halves; ++h) {
+      float keys = 0, what = 0;
+      for (int k = h * per; k < std::min(kShortcutCount, (h + 1) * per); ++k) {
+        keys = std::max(keys, ImGui::CalcTextSize(kShortcuts[k].keys).x);
+        what = std::max(what, ImGui::CalcTextSize(kShortcuts[k].what).x);
+      }
+      natural += keys + what + 4 * ImGui::GetStyle().CellPadding.x;
+    }
+    if (natural > vp->WorkSize.x * 0.97f) ImGui::SetWindowFontScale(vp->WorkSize.x * 0.97f / natural);
     if (ImGui::BeginTable("keys", 2 * halves, ImGuiTableFlags_RowBg)) {
       for (int i = 0; i < per; ++i) {
         ImGui::TableNextRow();

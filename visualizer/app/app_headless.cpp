@@ -192,6 +192,20 @@ bool App::headless_step() {
         std::printf("poolscope-gui: %s: plots at %.0f,%.0f %.0f,%.0f px\n", options_.screenshot.c_str(),
                     ui_.time_x0 * fb.x, ui_.plots_y0 * fb.y, ui_.time_x1 * fb.x, ui_.plots_y1 * fb.y);
       }
+      // The toolbar's right end, and the comparison table's names as drawn
+      // (lines joined by "|"): the laptop smoke test checks nothing is cut.
+      if (!sweep_ && !options_.screenshot.empty()) {
+        const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+        std::printf("poolscope-gui: the toolbar ends at %.0f px of %.0f\n", ui_.toolbar_x1 * fb.x,
+                    ImGui::GetIO().DisplaySize.x * fb.x);
+        if (const CompareView::Drawn& d = compare_.drawn(); !d.names.empty()) {
+          std::string names;
+          for (const std::string& n : d.names) names += (names.empty() ? "" : ", ") + n;
+          std::printf("poolscope-gui: the table names the pools %s%s, at %.0f,%.0f %.0f,%.0f px\n", names.c_str(),
+                      d.overflow ? " (a name runs past its column)" : "", d.min.x * fb.x, d.min.y * fb.y,
+                      d.max.x * fb.x, d.max.y * fb.y);
+        }
+      }
       // Which run is on screen (the badge), and a failing schedule's moment: the smoke test checks them.
       if (!sweep_)
         std::printf("poolscope-gui: on screen: %s\n",

@@ -96,7 +96,7 @@ void App::mode_controls(LiveSession& live) {
                         idle ? "" : " (stop the run to change it)");
   }
   if (live.simulated()) {
-    ImGui::SameLine();
+    same_line_or_wrap(button_width("Machine..."));
     if (ImGui::Button("Machine...")) ImGui::OpenPopup("machine");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("the simulated machine and schedule: CPUs, costs, policy, seed");

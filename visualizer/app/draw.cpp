@@ -69,6 +69,79 @@ bool elided_text(const std::string& text, float width) {
   return true;
 }
 
+bool elided_text_left(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) {
+    ImGui::TextUnformatted(text.c_str());
+    return false;
+  }
+  static const std::string kEllipsis = "\u2026";
+  // The longest suffix that fits after the ellipsis, by bisection over its start.
+  std::size_t lo = 0, hi = text.size();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (ImGui::CalcTextSize((kEllipsis + text.substr(mid)).c_str()).x <= width)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  // Not inside a character: move on over UTF-8 continuation bytes.
+  while (lo < text.size() && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) ++lo;
+  ImGui::TextUnformatted((kEllipsis + text.substr(lo)).c_str());
+  return true;
+}
+
+namespace {
+
+// "phpfpm-ondemand", '-': "phpfpm-", "ondemand".
+std::vector<std::string> parts_after(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find(separator, at), text.size() - 1) + 1;
+    parts.push_back(text.substr(at, end - at));
+    at = end;
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::vector<std::string> break_after(const std::string& text, char separator, float width) {
+  std::vector<std::string> lines;
+  for (const std::string& part : parts_after(text, separator))
+    if (!lines.empty() && ImGui::CalcTextSize((lines.back() + part).c_str()).x <= width)
+      lines.back() += part;
+    else
+      lines.push_back(lines.empty() ? part : part.substr(std::min(part.find_first_not_of(' '), part.size())));
+  if (lines.empty()) lines.emplace_back();
+  return lines;
+}
+
+std::vector<std::string> break_after_hyphens(const std::string& name, float width) {
+  return break_after(name, '-', width);
+}
+
+float widest_part(const std::string& name) {
+  float w = 0;
+  for (const std::string& part : parts_after(name, '-')) w = std::max(w, ImGui::CalcTextSize(part.c_str()).x);
+  return w;
+}
+
+void same_line_or_wrap(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x >= width) return;
+  ImGui::NewLine();
+  ImGui::AlignTextToFramePadding();
+}
+
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+float labelled_width(float width, const char* label) {
+  const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+  return text > 0 ? width + ImGui::GetStyle().ItemInnerSpacing.x + text : width;
+}
+
 void help_marker(const char* help, float width) {
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {

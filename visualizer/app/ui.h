@@ -109,6 +109,7 @@ struct Ui {
   std::vector<plot::Tick> ticks;
   std::optional<float> hover_x;      // the mouse, when it is over the timeline
   float plots_y0 = 0, plots_y1 = 0;  // where the counter plots are (screen px), for the smoke test
+  float toolbar_x1 = 0;              // where the toolbar's rightmost widget ends (screen px), for the smoke test
 
   // The GUI thread's CPU over the last second, as a share of one core, and
   // whether that is enough to distort a live run on this machine's cores.

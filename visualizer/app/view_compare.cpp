@@ -180,24 +180,60 @@ void CompareView::draw(Context& cx) {
     if (cx.frame.at_now_behind) when += " (catching up with the cursor)";
     ImGui::TextDisabled("%s", when.c_str());
   }
+  // Every name whole and every number whole (issue 39: at 1280x720 the
+  // table cut phpfpm-dynamic, -ondemand and -static to three "phpfpm..."):
+  // a column is as wide as its widest number or the longest part of its
+  // name between hyphens, the name broken after a hyphen where the whole is
+  // wider ("phpfpm-" over "ondemand"). Where the columns fit, they share the
+  // room in proportion; where they do not (survey's 14 pools), they keep
+  // their widths and the table scrolls sideways, the metric names frozen.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float names_w = 0;
+  for (const Row& row : kRows) names_w = std::max(names_w, ImGui::CalcTextSize(row.name).x);
+  std::vector<float> needs(pools.size());
+  float total = names_w + 2 * style.CellPadding.x;
+  for (std::size_t p = 0; p < pools.size(); ++p) {
+    float w = widest_part(pools[p].info().name);
+    for (const Row& row : kRows)
+      if (p < summaries_.size())
+        w = std::max(w, ImGui::CalcTextSize(format(row.value(summaries_[p]), row.format).c_str()).x);
+    needs[p] = std::ceil(w) + 1;
+    total += needs[p] + 2 * style.CellPadding.x + 1;  // (the inner border)
+  }
+  const bool fits = total <= ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingStretchProp;
+                                (fits ? ImGuiTableFlags_SizingStretchProp : ImGuiTableFlags_ScrollX);
   if (!ImGui::BeginTable("compare", static_cast<int>(pools.size()) + 1, flags)) return;
   ImGui::TableSetupScrollFreeze(1, 1);
-  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
-  for (const metrics::PoolMetrics& p : pools)
-    ImGui::TableSetupColumn(p.info().name.c_str(), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, names_w);
+  for (std::size_t p = 0; p < pools.size(); ++p)
+    ImGui::TableSetupColumn(pools[p].info().name.c_str(),
+                            fits ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed, needs[p]);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   ImGui::TableSetColumnIndex(0);
   ImGui::TextUnformatted("");
+  drawn_ = {};
   for (std::size_t p = 0; p < pools.size(); ++p) {
     ImGui::TableSetColumnIndex(static_cast<int>(p) + 1);
-    // The pool's name in its colour: the key to every plot and lane; cut
-    // with an ellipsis when the column is narrower (whole on hover).
+    // The pool's name in its colour: the key to every plot and lane; its
+    // design on hover, the legend of pools sharing a colour family.
     const std::string& name = pools[p].info().name;
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     ImGui::PushStyleColor(ImGuiCol_Text, col4(ui.pool_colour(p)));
-    elided_text(name, ImGui::GetContentRegionAvail().x);
+    ImGui::BeginGroup();
+    std::string shown;
+    for (const std::string& line : break_after_hyphens(name, std::max(ImGui::GetContentRegionAvail().x, needs[p]))) {
+      ImGui::TextUnformatted(line.c_str());
+      shown += (shown.empty() ? "" : "|") + line;
+    }
+    ImGui::EndGroup();
     ImGui::PopStyleColor();
+    drawn_.names.push_back(shown);
+    drawn_.overflow = drawn_.overflow || ImGui::GetItemRectMax().x > right + 0.5f;
+    if (p == 0) drawn_.min = ImGui::GetItemRectMin();
+    drawn_.max.x =
+        std::max(drawn_.max.x, std::min(ImGui::GetItemRectMax().x, ImGui::GetWindowPos().x + ImGui::GetWindowSize().x));
+    drawn_.max.y = std::max(drawn_.max.y, ImGui::GetItemRectMax().y);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (design %s)", pools[p].info().name.c_str(), pools[p].info().design.c_str());
   }

@@ -72,8 +72,17 @@ void RangeView::draw(Context& cx) {
                 plot::format_time(static_cast<double>(t1)).c_str(),
                 plot::format_short(static_cast<double>(std::max<std::int64_t>(t1 - t0, 0))).c_str());
   if (ImGui::Begin(title, &open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+    // The histograms' width: the pools' names (the longest whole: at
+    // 1024x640 a fixed 120 px cut multi-roundrobin), then two plots. The
+    // line above them wraps there, not past a laptop's screen.
+    const float w = ui.px(260), h = ui.px(34);
+    float names = ui.px(120);
+    for (const metrics::PoolMetrics& pm : pools)
+      names = std::max(names, ImGui::CalcTextSize(pm.info().name.c_str()).x + ui.px(12));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + names + 2 * w + ImGui::GetStyle().ItemSpacing.x);
     ImGui::TextDisabled("tasks ended, refused, workers spawned and reaped in the range; waits of the tasks started in "
                         "it, end-to-end of those ended in it");
+    ImGui::PopTextWrapPos();
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     if (ImGui::BeginTable("range", 10, flags)) {
       for (const char* h : {"pool", "submitted", "ended", "refused", "spawned", "reaped", "wait p50", "wait p99",
@@ -103,16 +112,15 @@ void RangeView::draw(Context& cx) {
       if (!r.waits.empty()) longest = std::max(longest, r.waits.back());
       if (!r.end_to_end.empty()) longest = std::max(longest, r.end_to_end.back());
     }
-    const float w = ui.px(260), h = ui.px(34);
     ImGui::Separator();
     ImGui::Text("queue wait");
-    ImGui::SameLine(ui.px(120) + w + ui.px(12));
+    ImGui::SameLine(names + w + ui.px(12));
     ImGui::Text("end to end   (1 µs to %s, log scale)", plot::format_short(static_cast<double>(longest)).c_str());
     for (std::size_t p = 0; p < stats_.size(); ++p) {
       ImGui::PushID(static_cast<int>(p));
       ImGui::AlignTextToFramePadding();
       ImGui::TextColored(col4(ui.pool_colour(p)), "%s", pools[p].info().name.c_str());
-      ImGui::SameLine(ui.px(120));
+      ImGui::SameLine(names);
       histogram(stats_[p].waits, 1'000, longest, ui.pool_colour(p), w, h, "wait");
       ImGui::SameLine();
       histogram(stats_[p].end_to_end, 1'000, longest, ui.pool_colour(p), w, h, "e2e");

@@ -48,14 +48,26 @@ void RunsView::draw(Context& cx, const RunComparison& runs, bool& open) {
   if (columns > 64 || !ImGui::BeginTable("runs", columns, flags)) return ImGui::End();
   ImGui::TableSetupScrollFreeze(1, 2);
   ImGui::TableSetupColumn("");
-  for (std::size_t p = 0; p < runs.pools.size(); ++p)
-    for (const char* side : {"A", "B", "B - A"}) ImGui::TableSetupColumn(side);
+  // A pool's name sits in its A column, which clips it (at 1024x640 "phpfpm-d"
+  // of phpfpm-dynamic): that column is as wide as the name's longest part
+  // between hyphens or A's widest number, and the name broken after hyphens.
+  std::vector<float> a_width(runs.pools.size());
+  for (std::size_t p = 0; p < runs.pools.size(); ++p) {
+    float w = std::max(widest_part(runs.pools[p].pool), ImGui::CalcTextSize("A").x);
+    for (std::size_t f = 0; f < figures.size(); ++f)
+      w = std::max(w, ImGui::CalcTextSize(value_text(runs.pools[p].a[f], figures[f]).c_str()).x);
+    a_width[p] = std::ceil(w) + 1;
+    ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthFixed, a_width[p]);
+    ImGui::TableSetupColumn("B");
+    ImGui::TableSetupColumn("B - A");
+  }
   // The pools' names over their three columns, in their colours (A's pools keep theirs).
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (std::size_t p = 0; p < runs.pools.size(); ++p) {
     ImGui::TableSetColumnIndex(1 + 3 * static_cast<int>(p));
     ImGui::PushStyleColor(ImGuiCol_Text, col4(ui.pool_colour(p)));
-    ImGui::TextUnformatted(runs.pools[p].pool.c_str());
+    const float width = std::max(ImGui::GetContentRegionAvail().x, a_width[p]);
+    for (const std::string& line : break_after_hyphens(runs.pools[p].pool, width)) ImGui::TextUnformatted(line.c_str());
     ImGui::PopStyleColor();
   }
   ImGui::TableHeadersRow();

@@ -20,7 +20,19 @@ using namespace sweep_ink;
 namespace {
 
 // A combo over names; true when another was picked.
+// A combo at least `width` px wide, and wide enough for its longest choice
+// (a grid parameter's spec, phpfpm.pm.max_children, was cut at 200 px).
+float pick_width(const std::vector<std::string>& names, float width) {
+  for (const std::string& n : names)
+    width = std::max(width,
+                     ImGui::CalcTextSize(n.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x + ImGui::GetFrameHeight());
+  return width;
+}
+
+// A label and its combo, on the toolbar's line where both fit, else on the next.
 bool pick(const char* label, std::size_t& chosen, const std::vector<std::string>& names, float width) {
+  width = pick_width(names, width);
+  same_line_or_wrap(ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x + width);
   bool picked = false;
   ImGui::TextDisabled("%s", label);
   ImGui::SameLine();
@@ -76,31 +88,28 @@ bool SweepView::toolbar(const SweepFile& sweep, Ui& ui) {
   ImGui::AlignTextToFramePadding();
   if (ImGui::Button("Close")) return false;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the run behind the sweep");
-  ImGui::SameLine();
   std::string what = "sweep of " + sweep.scenario + ", " + sweep.mode + ": " + std::to_string(sweep.points.size());
   if (sweep.points.size() != sweep.points_total) what += " of " + std::to_string(sweep.points_total);
   what += " points";
+  // Each control where the line holds it, else on the next (a 1024-px window).
+  same_line_or_wrap(ImGui::CalcTextSize(what.c_str()).x);
   ImGui::TextUnformatted(what.c_str());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sweep.file.c_str());
   if (sweep.pools.empty()) return true;
   const float w = ui.px(150);
   if (sweep.pools.size() > 1) {
-    ImGui::SameLine();
     pick("pool", pool_, sweep.pools, w);
   }
-  ImGui::SameLine();
   std::vector<std::string> counters;
   for (std::size_t i = 0; i < kSweepCounterCount; ++i)
     counters.emplace_back(sweep_counter_name(static_cast<SweepCounter>(i)));
   std::size_t c = static_cast<std::size_t>(counter_);
   if (pick("counter", c, counters, ui.px(100))) counter_ = static_cast<SweepCounter>(c);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(sweep_counter_help(counter_)).c_str());
-  ImGui::SameLine();
   std::vector<std::string> metrics;
   for (const SweepMetric& m : sweep.metrics) metrics.push_back(m.name);
   pick("metric", metric_, metrics, w);
   if (sweep.params.size() > 1) {
-    ImGui::SameLine();
     std::vector<std::string> params;
     for (const SweepParam& p : sweep.params) params.push_back(p.spec);
     pick("against", x_param_, params, ui.px(200));
@@ -140,6 +149,17 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
   std::optional<double> cursor_s;  // the time under the mouse in a cell, shown in every cell
   std::optional<std::size_t> under;
 
+  // Each cell's label, broken after its commas where wider than the cell (a
+  // grid of two parameters at 1280x720); every cell keeps as many lines.
+  std::vector<std::vector<std::string>> labels(n);
+  std::size_t label_lines = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const SweepPoint& point = sweep.points[i];
+    const std::string label = sweep.label(point) + (point.status == "ok" ? "" : "  (" + point.status + ")");
+    labels[i] = break_after(label, ',', cell_w - ui.px(2));
+    label_lines = std::max(label_lines, labels[i].size());
+  }
+  const float label_h = static_cast<float>(label_lines) * line;
   struct Cell {
     ImVec2 p0, p1;  // the plot inside the cell, under its label
   };
@@ -147,7 +167,7 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
   for (std::size_t i = 0; i < n; ++i) {
     const float x = grid0.x + static_cast<float>(i % cols) * (cell_w + gap);
     const float y = grid0.y + static_cast<float>(i / cols) * (cell_h + gap);
-    cells[i] = {{x, y + line + ui.px(2)}, {x + cell_w, y + cell_h}};
+    cells[i] = {{x, y + label_h + ui.px(2)}, {x + cell_w, y + cell_h}};
     if (over && mouse.x >= x && mouse.x < x + cell_w && mouse.y >= y && mouse.y < y + cell_h) {
       under = i;
       cursor_s = std::clamp((mouse.x - x) / cell_w, 0.0f, 1.0f) * t_end;
@@ -167,9 +187,10 @@ void SweepView::multiples(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 size
     const auto y_of = [&](double v) { return p1.y - static_cast<float>(v / ceiling) * (p1.y - p0.y); };
     // Its label, red with the status when the point did not run cleanly.
     const bool ok = point.status == "ok";
-    const std::string label = sweep.label(point) + (ok ? "" : "  (" + point.status + ")");
-    dl->PushClipRect({p0.x, p0.y - line - ui.px(2)}, {p1.x, p0.y}, true);
-    dl->AddText({p0.x + ui.px(2), p0.y - line - ui.px(1)}, ok ? kText : kFailed, label.c_str());
+    dl->PushClipRect({p0.x, p0.y - label_h - ui.px(2)}, {p1.x, p0.y}, true);
+    for (std::size_t k = 0; k < labels[i].size(); ++k)
+      dl->AddText({p0.x + ui.px(2), p0.y - label_h - ui.px(1) + static_cast<float>(k) * line}, ok ? kText : kFailed,
+                  labels[i][k].c_str());
     dl->PopClipRect();
     dl->AddRectFilled(p0, p1, kPlotBg);
     for (const auto& t : value_ticks)

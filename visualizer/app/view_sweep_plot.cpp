@@ -56,14 +56,18 @@ void SweepView::metric_plot(const SweepFile& sweep, Ui& ui, ImVec2 at, ImVec2 si
   const std::string title = metric.name + " (" + pool(sweep) + ") against " + param.spec;
   dl->AddText(at, kText, title.c_str());
   auto line_colour = [&](std::size_t k) { return mp.lines.size() == 1 ? colours[pool_] : ui.palette().pool(k); };
-  float lx = at.x + ImGui::CalcTextSize(title.c_str()).x + ui.px(24);
+  // An entry that would run past the right edge starts a line of its own
+  // (two grid parameters' names at 1024x640), and the plot moves down.
+  float lx = at.x + ImGui::CalcTextSize(title.c_str()).x + ui.px(24), ly = at.y;
   for (std::size_t k = 0; mp.lines.size() > 1 && k < mp.lines.size(); ++k) {
-    dl->AddRectFilled({lx, at.y + line * 0.3f}, {lx + ui.px(14), at.y + line * 0.7f}, col(line_colour(k)));
-    dl->AddText({lx + ui.px(18), at.y}, kLabel, mp.lines[k].label.c_str());
-    lx += ui.px(36) + ImGui::CalcTextSize(mp.lines[k].label.c_str()).x;
+    const float entry = ui.px(18) + ImGui::CalcTextSize(mp.lines[k].label.c_str()).x;
+    if (lx + entry > at.x + size.x && lx > at.x + ui.px(64)) lx = at.x + ui.px(64), ly += line;
+    dl->AddRectFilled({lx, ly + line * 0.3f}, {lx + ui.px(14), ly + line * 0.7f}, col(line_colour(k)));
+    dl->AddText({lx + ui.px(18), ly}, kLabel, mp.lines[k].label.c_str());
+    lx += entry + ui.px(18);
   }
 
-  const ImVec2 p0{at.x + ui.px(64), at.y + line + ui.px(8)};
+  const ImVec2 p0{at.x + ui.px(64), ly + line + ui.px(8)};
   const ImVec2 p1{at.x + size.x - ui.px(16), at.y + size.y - line - ui.px(6)};
   if (p1.x - p0.x < ui.px(40) || p1.y - p0.y < ui.px(30)) return;
   dl->AddRectFilled(p0, p1, kPlotBg);

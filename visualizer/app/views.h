@@ -130,6 +130,15 @@ class RunsView {
 class CompareView {
  public:
   void draw(Context& cx);
+  // What the table showed of the pools' names when last drawn, for the smoke test:
+  // each name as its lines, joined by "|"; whether a line ran past its
+  // column (cut); and where the names are on screen (px), as far as visible.
+  struct Drawn {
+    std::vector<std::string> names;
+    bool overflow = false;
+    ImVec2 min{}, max{};
+  };
+  const Drawn& drawn() const { return drawn_; }
   // A pool's column: the runner's summary (workers final read at the end of
   // the workload, once it is past), with what the summary does not hold.
   struct Cell : metrics::Summary {
@@ -145,6 +154,7 @@ class CompareView {
   std::uint64_t version_ = ~0ULL;  // the event count they were computed at
   double computed_at_ = -1;
   std::size_t next_ = 0;  // a refresh under way: the next pool to recompute
+  Drawn drawn_;
 };
 
 // Per pool: what its design does, its parameters (editable before the run,

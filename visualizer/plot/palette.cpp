@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 
 namespace poolscope::plot {
 
@@ -110,6 +111,30 @@ Lab to_lab(Rgba c) {
   return {116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)};
 }
 
+// CIELAB to linear sRGB, unclamped: outside [0, 1] where the screen cannot show it.
+std::array<double, 3> linear_rgb(Lab c) {
+  const double fy = (c.l + 16) / 116, fx = fy + c.a / 500, fz = fy - c.b / 200;
+  auto finv = [](double t) { return t * t * t > 216.0 / 24389 ? t * t * t : (116 * t - 16) / (24389.0 / 27); };
+  const double x = finv(fx) * 0.95047, y = finv(fy), z = finv(fz) * 1.08883;
+  return {3.2406 * x - 1.5372 * y - 0.4986 * z, -0.9689 * x + 1.8758 * y + 0.0415 * z,
+          0.0557 * x - 0.2040 * y + 1.0570 * z};
+}
+
+bool in_gamut(Lab c) {
+  const auto rgb = linear_rgb(c);
+  return std::all_of(rgb.begin(), rgb.end(), [](double v) { return v >= -1e-9 && v <= 1 + 1e-9; });
+}
+
+Rgba from_lab(Lab c) {
+  auto byte = [](double v) {
+    v = std::clamp(v, 0.0, 1.0);
+    v = v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1 / 2.4) - 0.055;
+    return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255));
+  };
+  const auto rgb = linear_rgb(c);
+  return {byte(rgb[0]), byte(rgb[1]), byte(rgb[2])};
+}
+
 }  // namespace
 
 const Palette& palette(PaletteKind kind) {
@@ -133,41 +158,42 @@ std::size_t design_slot(std::string_view design) {
   return h % 9;
 }
 
-// The k-th shade of a colour: the same hue and saturation at another
-// lightness. The shades step away from the colour's own lightness by 0.17
-// (HSL), one step further each round, on the side there is room on, so a
-// light colour gets darker shades and a dark one lighter ones, and four pools
-// of one design are four shades apart, not a colour and three near-whites.
+// The k-th shade of a colour, in CIELAB's lightness and hue (perceptual,
+// where HSL's lightness is not: HSL's steps left phpfpm's three pools three
+// greens 19 to 26 apart, read as one on a laptop). A shade is 20 L* from the
+// colour, or 40 or 60, then 10, 30 or 50, nearest first, the lighter before
+// the darker (lines and names read better light on the dark background),
+// within [35, 92] (darker would vanish into the background, lighter into
+// the white of a reaped lane's end); its hue turns 25 degrees
+// for each 20 L*, one way darker, the other lighter, so a design's pools stay
+// one family (blues stay blues) yet differ in two ways; once every level is
+// used, the same levels with the hue turned the other way, then twice as far
+// either way (kVariantCandidates: four rounds of at most 12). The chroma is
+// kept where the screen can show it, else the most it can. pool_colours()
+// picks among them.
 Rgba variant(Rgba c, std::size_t k) {
   if (k == 0) return c;
-  const double r = c.r / 255.0, g = c.g / 255.0, b = c.b / 255.0;
-  const double hi = std::max({r, g, b}), lo = std::min({r, g, b}), l = (hi + lo) / 2, d = hi - lo;
-  double h = 0, sat = 0;
-  if (d > 0) {
-    sat = d / (1 - std::abs(2 * l - 1));
-    h = hi == r ? std::fmod((g - b) / d + 6, 6.0) : hi == g ? (b - r) / d + 2 : (r - g) / d + 4;
-  }
-  // The lightness levels within [0.22, 0.88] that are a whole number of steps
-  // from l, nearest first, the darker before the lighter at equal steps.
-  constexpr double kStep = 0.17, kLow = 0.22, kHigh = 0.88;
+  const Lab lab = to_lab(c);
+  constexpr double kStep = 20, kTurn = 25 * std::numbers::pi / 180, kLow = 35, kHigh = 92;
   std::vector<double> levels;
-  for (int j = 1; levels.size() < k && j < 12; ++j)
-    for (double to : {l - kStep * j, l + kStep * j})
-      if (to >= kLow && to <= kHigh && levels.size() < k) levels.push_back(to);
-  const double to = levels.size() == k ? levels[k - 1] : (k % 2 ? kLow : kHigh);
-  // Back from HSL.
-  const double ch = (1 - std::abs(2 * to - 1)) * sat, x = ch * (1 - std::abs(std::fmod(h, 2.0) - 1)), m = to - ch / 2;
-  double rr = 0, gg = 0, bb = 0;
-  switch (static_cast<int>(h) % 6) {
-    case 0: rr = ch, gg = x; break;
-    case 1: rr = x, gg = ch; break;
-    case 2: gg = ch, bb = x; break;
-    case 3: gg = x, bb = ch; break;
-    case 4: rr = x, bb = ch; break;
-    default: rr = ch, bb = x; break;
+  for (double j : {1.0, 2.0, 3.0, 0.5, 1.5, 2.5})
+    for (double to : {lab.l + kStep * j, lab.l - kStep * j})
+      if (to >= kLow && to <= kHigh) levels.push_back(to);
+  if (levels.empty()) return c;  // (no colour has no room: L* is within [0, 100])
+  const double l = levels[(k - 1) % levels.size()];
+  // Rounds over the levels: the hue turned one way, the other, then twice as far each way.
+  const std::size_t round = (k - 1) / levels.size() % 4;
+  const double turn = (round % 2 ? -kTurn : kTurn) * (round < 2 ? 1 : 2);
+  const double hue = std::atan2(lab.b, lab.a) + turn * (l - lab.l) / kStep;
+  // The most chroma, up to the colour's own, that the screen shows at this lightness and hue.
+  double lo = 0, hi = std::hypot(lab.a, lab.b);
+  for (int i = 0; i < 24; ++i) {
+    const double mid = (lo + hi) / 2;
+    (in_gamut({l, mid * std::cos(hue), mid * std::sin(hue)}) ? lo : hi) = mid;
   }
-  auto byte = [](double v) { return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255)); };
-  return {byte(rr + m), byte(gg + m), byte(bb + m), c.a};
+  Rgba out = from_lab({l, lo * std::cos(hue), lo * std::sin(hue)});
+  out.a = c.a;
+  return out;
 }
 
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs) {
@@ -192,15 +218,53 @@ std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::stri
     slot[i] = (own + k % n) % n;  // every slot held (k == n): its own, shared
     held[slot[i]] = true;
   }
-  // A slot's second pool (of the same design, or of a design sharing it) a variant.
-  std::vector<Rgba> out;
-  std::vector<std::size_t> used(n, 0);
-  for (const std::string& d : designs) {
-    const std::size_t s = slot[static_cast<std::size_t>(std::find(order.begin(), order.end(), d) - order.begin())];
-    out.push_back(variant(palette.pools[s], used[s]++));
+  // A slot's first pool its colour; its further pools (of the same design, or
+  // of designs sharing the slot) a variant: the first that is no state or
+  // marker colour and at least kSiblingDistinct from every other colour of
+  // the run, else the one farthest from them all (the colour-blind palette,
+  // dense in pale marker colours, cannot always do both).
+  std::vector<Rgba> out(designs.size());
+  std::vector<Rgba> run;
+  std::vector<bool> first(designs.size(), false), slot_used(n, false);
+  std::vector<std::size_t> slot_of(designs.size());
+  for (std::size_t i = 0; i < designs.size(); ++i) {
+    slot_of[i] = slot[static_cast<std::size_t>(std::find(order.begin(), order.end(), designs[i]) - order.begin())];
+    if (slot_used[slot_of[i]]) continue;
+    slot_used[slot_of[i]] = first[i] = true;
+    out[i] = palette.pools[slot_of[i]];
+    run.push_back(out[i]);
+  }
+  for (std::size_t i = 0; i < designs.size(); ++i) {
+    if (first[i]) continue;
+    double best_margin = -1;
+    for (std::size_t k = 1; k <= kVariantCandidates; ++k) {
+      const Rgba v = variant(palette.pools[slot_of[i]], k);
+      double margin = marker_distance(palette, v) / kDistinct;
+      for (Rgba x : run) margin = std::min(margin, colour_distance(v, x) / kSiblingDistinct);
+      if (margin > best_margin) best_margin = margin, out[i] = v;
+      if (margin >= 1) break;
+    }
+    run.push_back(out[i]);
   }
   return out;
 }
+
+double marker_distance(const Palette& p, Rgba c) {
+  const Rgba bg = kBackground;
+  auto over = [&](Rgba m) {  // a translucent colour as drawn on the background
+    auto mix = [&](std::uint8_t v, std::uint8_t b) {
+      return static_cast<std::uint8_t>((v * m.a + b * (255 - m.a)) / 255);
+    };
+    return Rgba{mix(m.r, bg.r), mix(m.g, bg.g), mix(m.b, bg.b)};
+  };
+  double d = 1e9;
+  for (Rgba m : {over(p.idle), p.reaped, p.threw, p.refused, p.cursor, p.pool_event})
+    d = std::min(d, colour_distance(c, m));
+  for (Rgba m : p.mechanisms) d = std::min(d, colour_distance(c, m));
+  return d;
+}
+
+bool like_a_marker(const Palette& p, Rgba c) { return marker_distance(p, c) < kDistinct; }
 
 Rgba Palette::mechanism(std::string_view code) const { return mechanism(mechanism_slot(code)); }
 

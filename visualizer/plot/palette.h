@@ -62,16 +62,29 @@ std::size_t design_slot(std::string_view design);
 // slot, or when a design placed before it (the shipped ones first, in their
 // order) holds it, the next free slot; fasthttp, ants, gammazero and java
 // always keep theirs. A second pool of a design gets a variant of its colour,
-// a shade of it (the same hue, another lightness: palette.cpp), as do designs
-// that must share a slot once every slot is held.
+// a shade of it (another lightness, the hue turned a little: palette.cpp), as do designs
+// that must share a slot once every slot is held: the first variant that is
+// no state or marker colour and at least kSiblingDistinct from the run's other
+// colours, else the farthest from them.
 std::vector<Rgba> pool_colours(const Palette& palette, std::span<const std::string> designs);
-// The k-th variant of a colour (k = 0: the colour itself).
+// The k-th variant of a colour (k = 0: the colour itself); past
+// kVariantCandidates they repeat.
 Rgba variant(Rgba c, std::size_t k);
+inline constexpr std::size_t kVariantCandidates = 48;
+// The GUI's background (the plots', the table's): what a translucent colour is drawn on.
+inline constexpr Rgba kBackground{20, 20, 23};
+// How near a colour comes to the palette's state and marker colours (the
+// least CIE76 distance), and whether that is within kDistinct.
+double marker_distance(const Palette& palette, Rgba c);
+bool like_a_marker(const Palette& palette, Rgba c);
 
 // How different two colours look: CIE76 ΔE, the distance in CIELAB (alpha
 // ignored). About 2 is just noticeable; 20 and more is a different colour.
 double colour_distance(Rgba a, Rgba b);
 // The least distance every state and marker colour keeps from every pool colour.
 inline constexpr double kDistinct = 20;
+// The least distance between any two of up to three pools sharing a colour
+// slot (pools of one design: phpfpm-ramp's three phpfpm pools), in either palette.
+inline constexpr double kSiblingDistinct = 20;
 
 }  // namespace poolscope::plot

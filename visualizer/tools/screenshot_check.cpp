@@ -4,10 +4,13 @@
 // covers at least a few pixels of the region given, i.e. each pool's series
 // was drawn there. With --region the plots' rectangle (which poolscope-gui
 // prints with --screenshot), lanes, swatches and the table header, which
-// carry the pools' colours too, cannot make a broken plot pass.
+// carry the pools' colours too, cannot make a broken plot pass. With
+// --distinct, every two pools' colours must be at least kSiblingDistinct
+// apart (CIE76), and a pixel counts for the nearest pool colour only, so
+// three near-identical shades cannot pass on one pool's line (issue 39).
 //
 //   poolscope-screenshot-check shot.png --pools 2 [--palette colour-blind] [--min-pixels 1500]
-//                              [--region X0,Y0,X1,Y1]
+//                              [--region X0,Y0,X1,Y1] [--distinct]
 //
 // Exit codes: 0 the image passes; 1 it does not; 2 bad usage or unreadable file.
 #include <stb_image.h>
@@ -36,6 +39,7 @@ int main(int argc, char** argv) {
   int x0 = 0, y0 = 0, x1 = -1, y1 = -1;  // the region counted (default: everything)
   auto kind = poolscope::plot::PaletteKind::standard;
   std::vector<std::string> designs;  // --designs: each pool's colour is its design's
+  bool apart = false;                // --distinct
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--pools" && i + 1 < argc) {
@@ -55,6 +59,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "poolscope-screenshot-check: --region wants X0,Y0,X1,Y1 with X0 < X1, Y0 < Y1\n");
         return 2;
       }
+    } else if (a == "--distinct") {
+      apart = true;
     } else if (a == "--palette" && i + 1 < argc) {
       kind = std::string(argv[++i]) == "colour-blind" ? poolscope::plot::PaletteKind::colour_blind_safe
                                                       : poolscope::plot::PaletteKind::standard;
@@ -63,7 +69,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: poolscope-screenshot-check FILE.png [--pools N | --designs D1,D2..] [--palette colour-blind] [--min-pixels N]\n"
-                   "                                  [--region X0,Y0,X1,Y1]\n");
+                   "                                  [--region X0,Y0,X1,Y1] [--distinct]\n");
       return 2;
     }
   }
@@ -98,8 +104,19 @@ int main(int argc, char** argv) {
     const auto x = static_cast<int>(i % static_cast<std::size_t>(w)),
                y = static_cast<int>(i / static_cast<std::size_t>(w));
     if (x < x0 || x >= x1 || y < y0 || y >= y1) continue;
-    for (int k = 0; k < pools; ++k)
-      if (near(p, colours[static_cast<std::size_t>(k)], 6)) ++hits[static_cast<std::size_t>(k)];
+    // Without --distinct every colour the pixel is near; with it, only the nearest.
+    int best = -1, best_d = 1 << 30;
+    for (int k = 0; k < pools; ++k) {
+      const Rgba c = colours[static_cast<std::size_t>(k)];
+      if (!near(p, c, 6)) continue;
+      if (!apart) {
+        ++hits[static_cast<std::size_t>(k)];
+        continue;
+      }
+      const int d = std::abs(p[0] - c.r) + std::abs(p[1] - c.g) + std::abs(p[2] - c.b);
+      if (d < best_d) best = k, best_d = d;
+    }
+    if (best >= 0) ++hits[static_cast<std::size_t>(best)];
   }
   stbi_image_free(pixels);
 
@@ -118,5 +135,15 @@ int main(int argc, char** argv) {
                 min_pixels);
     ok = ok && found;
   }
+  if (apart)
+    for (int a = 0; a < pools; ++a)
+      for (int b = a + 1; b < pools; ++b) {
+        const double d = poolscope::plot::colour_distance(colours[static_cast<std::size_t>(a)],
+                                                          colours[static_cast<std::size_t>(b)]);
+        const bool far = d >= poolscope::plot::kSiblingDistinct;
+        std::printf("%s: pools %d and %d are %.1f apart (CIE76; at least %.0f wanted)\n", far ? "ok" : "FAIL", a + 1,
+                    b + 1, d, poolscope::plot::kSiblingDistinct);
+        ok = ok && far;
+      }
   return ok ? 0 : 1;
 }
