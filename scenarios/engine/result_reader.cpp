@@ -251,6 +251,8 @@ ResultFile build(ResultSax& sax, const std::string& file) {
     pool.info = PoolInfo{static_cast<PoolId>(i), required_string(p, path, "name"), required_string(p, path, "design")};
     pool.config = p.value("config", json::object());
     pool.summary = p.value("summary", json::object());
+    if (const auto d = p.find("events_dropped"); d != p.end() && d->is_number_unsigned())
+      pool.events_dropped = d->get<std::uint64_t>();
     pool.series = p.value("series", json(nullptr));
     const json rules = p.value("rules", json::object());
     for (const auto& [code, text] : rules.items()) {

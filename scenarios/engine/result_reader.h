@@ -25,6 +25,7 @@ struct ResultPool {
   json series;  // its counters over time, bucketed (docs/result-format.md), as written; null if absent
   std::map<std::string, std::string> rules;  // code -> the design's one-line reason
   std::size_t events = 0;                    // how many of the events are this pool's
+  std::uint64_t events_dropped = 0;          // the trace's, by a real run that fell behind (trace-incomplete)
 };
 
 struct ResultFile {

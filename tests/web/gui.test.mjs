@@ -167,7 +167,7 @@ test('a bad scenario file gets the runner\'s own message in the page\'s dialog, 
   await page.close();
 });
 
-test('a result written by the desktop runner replays in the page; screenshots and traces download', async () => {
+test('a result written by the desktop runner replays in the page (one whose trace dropped events says so); screenshots and traces download', async () => {
   assert.ok(native(['run', 'tour', '--sim', '--events', '--quiet', '--out', 'tour-desktop.result.json']).status <= 1);
   const result = JSON.parse(readFileSync(path.join(out, 'tour-desktop.result.json'), 'utf8'));
   const events = result.pools.reduce((n, p) => n + p.events.length, 0);
@@ -184,6 +184,15 @@ test('a result written by the desktop runner replays in the page; screenshots an
   assert.deepEqual([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
   const trace = JSON.parse(readFileSync(await download(page, 'Control+E', 'tour.trace.json'), 'utf8'));
   assert.ok(trace.traceEvents.length > events / 2, 'the Chrome/Perfetto trace has the run');
+
+  // A real run whose trace fell behind: the replay says what it misses, and whose.
+  const incomplete = structuredClone(result);
+  incomplete.status = 'trace-incomplete';
+  incomplete.run.events_dropped = 5;
+  incomplete.pools[0].events_dropped = 5;
+  writeFileSync(path.join(out, 'incomplete.result.json'), JSON.stringify(incomplete));
+  await pick(page, path.join(out, 'incomplete.result.json'));
+  await waitSaid(page, /^this run's trace dropped 5 events \(fasthttp 5\)/);
   await page.close();
 });
 

@@ -320,6 +320,7 @@ void App::open_replay(std::unique_ptr<Replay> replay) {
   ui_.fit_side_panel(replay_->file().pools.size());
   replay_->seek(replay_->end_time());  // the whole run first; then rewind, play or step
   ui_.say("replaying " + replay_->file().file + ": " + std::to_string(replay_->size()) + " events");
+  note_dropped_in_file();
   // A failing schedule from `poolscope explore` opens at the failure.
   failing_ = FailingSchedule::of_result(replay_->file().explore);
   ui_.failure.reset();
@@ -439,6 +440,22 @@ void App::note_dropped_events() {
   if (total == 0) return;
   ui_.say("the trace dropped " + std::to_string(total) + " events (" + whose +
               "): the machine fell behind, the counts miss tasks; run it simulated (--sim) or lighter",
+          true);
+}
+
+// A result whose trace dropped events (a real run the machine could not keep
+// up with) replays what was kept: said as a live run says it, with whose.
+void App::note_dropped_in_file() {
+  std::uint64_t total = 0;
+  std::string whose;
+  for (const scenario::ResultPool& p : replay_->file().pools)
+    if (p.events_dropped > 0) {
+      total += p.events_dropped;
+      whose += (whose.empty() ? "" : ", ") + p.info.name + " " + std::to_string(p.events_dropped);
+    }
+  if (total == 0) return;
+  ui_.say("this run's trace dropped " + std::to_string(total) + " events (" + whose +
+              "): the machine fell behind, the replay's counts miss tasks; run it simulated (--sim) or lighter",
           true);
 }
 

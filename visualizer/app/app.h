@@ -152,6 +152,7 @@ class App {
   bool was_finished_ = false;  // the live run had ended at the last frame
   std::uint64_t dropped_shown_ = 0;  // trace events dropped by the live run, as the status line said last
   void note_dropped_events();
+  void note_dropped_in_file();  // the same, for a replayed result
   // The status line and the could-not-open dialog, each new message handed
   // to the platform too (announce.h).
   void echo_messages();
