@@ -1,5 +1,7 @@
 // Your lab 03 pool (a copy of `coremax`) behind the Pool interface,
 // registered as `lab03-student`.
+#include <stdexcept>
+
 #include "labs/03-keepalive/pool.h"
 #include "pools/core/registry.h"
 #include "pools/core/submit_gate.h"
@@ -25,6 +27,9 @@ class CoremaxPool final : public poolscope::Pool {
   std::string_view design() const override { return "lab03-student"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
+    // C++: the seed's worker takes a nil task for the pool's stop signal; an empty one from outside would stop a worker. Refused at the call, before it is counted (the frame's
+    // check, not the lab's: tests/conformance/null_task_test.cpp).
+    if (!task) throw std::invalid_argument("lab03-student: submit needs a task");
     SubmitGate::Entry entry(gate_);
     if (!entry) {
       impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());

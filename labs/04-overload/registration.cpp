@@ -1,5 +1,7 @@
 // Your lab 04 pool behind the Pool interface, registered as `lab04-student`.
 // Nothing to change here: the lab is in thread_pool.cpp.
+#include <stdexcept>
+
 #include "labs/04-overload/rules.h"
 #include "labs/04-overload/thread_pool.h"
 #include "pools/core/registry.h"
@@ -23,6 +25,9 @@ class OverloadPool final : public Pool {
   std::string_view design() const override { return "lab04-student"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
+    // C++: nginx's ngx_thread_task_post never gets a NULL task; here an empty one would reach a worker, which takes it for the exit signal. Refused at the call, before it is counted (the frame's
+    // check, not the lab's: tests/conformance/null_task_test.cpp).
+    if (!task) throw std::invalid_argument("lab04-student: submit needs a task");
     SubmitGate::Entry entry(gate_);
     if (!entry) {
       impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());

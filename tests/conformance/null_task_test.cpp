@@ -43,13 +43,17 @@ const std::map<std::string, Takes>& expected() {
 TEST_CASE("null task: every design takes an empty Task as its original takes a null, and never calls it") {
   auto design = GENERATE(from_range(test::designs()));
   auto it = expected().find(design);
-  if (it == expected().end()) return;  // lab pools: the student's decision
   CAPTURE(design);
   ManualClock clock;
   TraceStream stream{std::size_t{1} << 16};
   auto pool = Registry::global().create(design, nullptr, {.clock = &clock, .stream = &stream, .name = design});
 
-  switch (it->second) {
+  // A lab's pool (a reference solution, or a student's copy): its frame
+  // (registration.cpp) refuses a null at the call, as the lab's original
+  // does, so a student's worker never takes it for its own exit signal.
+  const Takes takes = it != expected().end() ? it->second : Takes::throws;
+  REQUIRE((it != expected().end() || design.starts_with("lab")));
+  switch (takes) {
     case Takes::throws:
       CHECK_THROWS_AS(pool->submit(Task{}), std::logic_error);
       CHECK(pool->accounting().submitted == 0);

@@ -1,5 +1,7 @@
 // Lab 01's reference solution behind the Pool interface, registered as
 // `lab01-fixed`.
+#include <stdexcept>
+
 #include "labs/solutions/01-fixed/rules.h"
 #include "labs/solutions/01-fixed/thread_pool.h"
 #include "pools/core/registry.h"
@@ -18,6 +20,9 @@ class FixedPool final : public Pool {
   std::string_view design() const override { return "lab01-fixed"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
+    // C++: nginx's ngx_thread_task_post never gets a NULL task; here an empty one would reach a worker, which takes it for the exit signal. Refused at the call, before it is counted (the frame's
+    // check, not the lab's: tests/conformance/null_task_test.cpp).
+    if (!task) throw std::invalid_argument("lab01-fixed: submit needs a task");
     SubmitGate::Entry entry(gate_);
     if (!entry) {
       impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());

@@ -1,5 +1,7 @@
 // Lab 03's reference solution behind the Pool interface, registered as
 // `lab03-keepalive`.
+#include <stdexcept>
+
 #include "labs/solutions/03-keepalive/pool.h"
 #include "pools/core/registry.h"
 #include "pools/core/submit_gate.h"
@@ -25,6 +27,9 @@ class CoremaxPool final : public poolscope::Pool {
   std::string_view design() const override { return "lab03-keepalive"; }
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
+    // C++: the seed's worker takes a nil task for the pool's stop signal; an empty one from outside would stop a worker. Refused at the call, before it is counted (the frame's
+    // check, not the lab's: tests/conformance/null_task_test.cpp).
+    if (!task) throw std::invalid_argument("lab03-keepalive: submit needs a task");
     SubmitGate::Entry entry(gate_);
     if (!entry) {
       impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());
