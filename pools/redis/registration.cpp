@@ -141,10 +141,12 @@ Design redis_bio_design() {
           {
               {.name = "jobType",
                .type = ParamType::choice,
-               .default_value = "round-robin",
-               .choices = {"round-robin", "by-priority", "BIO_CLOSE_FILE", "BIO_AOF_FSYNC", "BIO_LAZY_FREE"},
-               .help = "which type (so which thread) a task is: round-robin over the three, the task's priority "
-                       "modulo 3, or always one type"},
+               .default_value = "BIO_LAZY_FREE",
+               .choices = {"BIO_LAZY_FREE", "BIO_AOF_FSYNC", "BIO_CLOSE_FILE", "by-priority", "round-robin"},
+               .help = "which type (so which thread) a task is. In Redis the caller decides: lazy free is always "
+                       "BIO_LAZY_FREE, fsync always BIO_AOF_FSYNC, so one kind of job runs on one thread; "
+                       "by-priority (priority modulo 3) mixes kinds deliberately; round-robin spreads one kind over "
+                       "three threads, which Redis never does"},
           },
       .make = [](const Params& p, const TraceTarget& target) { return std::make_unique<RedisBioPool>(p, target); },
   };
