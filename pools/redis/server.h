@@ -29,7 +29,9 @@
 // Read networking.cpp beside networking.c: the same functions in the same
 // order (IOThreadMain, initThreadedIO, killIOThreads, startThreadedIO,
 // stopThreadedIO, stopThreadedIOIfNeeded,
-// handleClientsWithPendingWritesUsingThreads) and server.cpp beside
+// handleClientsWithPendingWritesUsingThreads, postponeClientRead,
+// handleClientsWithPendingReadsUsingThreads; then readQueryFromClient and
+// processInputBuffer, which Redis defines earlier) and server.cpp beside
 // server.c and ae.c (aeMain, beforeSleep, serverCron). Names are Redis';
 // what C++ adds ends in an underscore; `// C++:` marks every difference:
 // - Replies are queued by submitters, not by the main thread, so
