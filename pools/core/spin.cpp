@@ -31,9 +31,16 @@ bool sim_spin_reads(std::int64_t reads, std::move_only_function<bool()> ready) {
   // run, and the spin ends within an eighth of its length of the moment it could.
   constexpr int kRounds = 8;
   const Nanos round(reads * kBareReadPicos / 1000 / kRounds);
+  if (round <= Nanos::zero()) {
+    // Too few reads to measure: still a point that costs a yield, so that a
+    // loop around it lets virtual time move.
+    if (ready()) return true;
+    w.yield("spin_reads");
+    return ready();
+  }
   for (int i = 0; i < kRounds; ++i) {
     if (ready()) return true;
-    if (round > Nanos::zero()) w.compute(round, "spin_reads");
+    w.compute(round, "spin_reads");
   }
   return ready();
 }

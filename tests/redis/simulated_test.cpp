@@ -17,10 +17,11 @@ using namespace poolscope::redis;
 
 namespace {
 
-Time first(TraceLog& log, EventKind kind, std::string_view rule) {
+// The first event of `kind` and `rule` at or after `from`.
+Time first(TraceLog& log, EventKind kind, std::string_view rule, Time from = Time(0)) {
   log.sync();
   for (const Event& e : log.events())
-    if (e.kind == kind && label_code(e.rule) == rule) return Time(e.time);
+    if (e.kind == kind && label_code(e.rule) == rule && Time(e.time) >= from) return Time(e.time);
   FAIL("no " << kind_name(kind) << " " << rule);
   return {};
 }
@@ -122,4 +123,24 @@ TEST_CASE("redis-io, simulated: I/O threads help when the writes dominate, not w
     // Four threads read 100 each, on 2 CPUs: about half.
     CHECK(t_yes < t_no * 6 / 10);
   }
+}
+
+TEST_CASE("redis-io, simulated: spins 0 still lets virtual time move (the idle loop is lock, unlock, again)") {
+  sim::World world;
+  TraceStream stream{std::size_t{1} << 14};
+  TraceLog log{stream};
+  world.run([&] {
+    Clock& clock = world.clock();
+    Server s(Config{.io_threads_num = 2, .spins_ = 0}, {.clock = &clock, .stream = &stream, .name = "redis-io"});
+    for (int i = 0; i < 4; ++i) s.putClientInPendingWriteQueue([] {});
+    clock.sleep_until(Time(1s));
+    s.shutdown_(false);
+  });
+  REQUIRE(world.leaked().empty());
+  // Threaded I/O stays on until serverCron, the I/O thread going round its
+  // loop (a yield's worth of virtual CPU each time); it parks right after.
+  const Time cron = first(log, EventKind::pool_state, "cron-stop-threaded-io");
+  const Time park = first(log, EventKind::worker_idle, "io-thread-park", cron);
+  CHECK(cron >= 100ms);
+  CHECK(park - cron < 10us);
 }
