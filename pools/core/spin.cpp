@@ -25,4 +25,32 @@ bool sim_spin_until(std::move_only_function<bool()> ready) {
   return ready();
 }
 
+bool sim_spin_reads(std::int64_t reads, std::move_only_function<bool()> ready) {
+  sim::World& w = *sim::active();
+  // Eight rounds, as sim_spin_until: the awaited thread gets its chances to
+  // run, and the spin ends within an eighth of its length of the moment it could.
+  constexpr int kRounds = 8;
+  const Nanos round(reads * kBareReadPicos / 1000 / kRounds);
+  if (round <= Nanos::zero()) {
+    // Too few reads to measure: still a point that costs a yield, so that a
+    // loop around it lets virtual time move.
+    if (ready()) return true;
+    w.yield("spin_reads");
+    return ready();
+  }
+  for (int i = 0; i < kRounds; ++i) {
+    if (ready()) return true;
+    w.compute(round, "spin_reads");
+  }
+  return ready();
+}
+
+void burn_cpu(Nanos d) {
+  if (d <= Nanos::zero()) return;
+  if (sim::World* w = sim::active()) [[unlikely]]
+    return w->compute(d, "burn_cpu");
+  const auto end = std::chrono::steady_clock::now() + d;
+  while (std::chrono::steady_clock::now() < end) cpu_relax();
+}
+
 }  // namespace poolscope

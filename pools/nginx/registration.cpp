@@ -3,6 +3,7 @@
 // graceful shutdown is ngx_quit, shutdown-now ngx_terminate.
 #include <mutex>
 
+#include "pools/core/duration.h"
 #include "pools/core/registry.h"
 #include "pools/core/submit_gate.h"
 #include "pools/nginx/thread_pool.h"
@@ -13,7 +14,11 @@ namespace {
 class NginxPool final : public Pool {
  public:
   NginxPool(const Params& p, const TraceTarget& target)
-      : tp_(Config{.threads = static_cast<ngx_uint_t>(p.integer("threads")), .max_queue = p.integer("max_queue")},
+      : tp_(Config{.threads = static_cast<ngx_uint_t>(p.integer("threads")),
+                   .max_queue = p.integer("max_queue"),
+                   .completion_ = p.duration("completion_cost"),
+                   .network_events_ = p.integer("network_events"),
+                   .network_event_ = p.duration("network_event_cost")},
             target) {}
   ~NginxPool() override { shutdown(ShutdownMode::graceful); }
 
@@ -38,7 +43,11 @@ class NginxPool final : public Pool {
 
   Counters state() const override { return tp_.state(); }
   json params() const override {
-    return {{"threads", tp_.config().threads}, {"max_queue", tp_.config().max_queue}};
+    return {{"threads", tp_.config().threads},
+            {"max_queue", tp_.config().max_queue},
+            {"completion_cost", format_duration(tp_.config().completion_)},
+            {"network_events", tp_.config().network_events_},
+            {"network_event_cost", format_duration(tp_.config().network_event_)}};
   }
   const PoolTrace& trace() const override { return tp_.trace(); }
 
@@ -63,7 +72,7 @@ Design nginx_design() {
                .min = 1,
                .max = 4096,
                .unit = "threads",
-               .help = "thread_pool's threads=N: all started with the worker process, never more, never fewer "
+               .help = "thread_pool's threads=N, per worker process: all started with it, never more, never fewer "
                        "(the pool \"default\" gets 32)"},
               {.name = "max_queue",
                .type = ParamType::integer,
@@ -72,6 +81,23 @@ Design nginx_design() {
                .unit = "tasks",
                .help = "thread_pool's max_queue=M: a post is refused once this many tasks wait beyond the idle "
                        "threads (default 65536; 0: hand to an idle thread or refuse)"},
+              {.name = "completion_cost",
+               .type = ParamType::duration,
+               .default_value = "0s",
+               .help = "CPU the event loop spends in each task's completion handler (the request goes on there); "
+                       "not an nginx setting: the work the one loop does per task"},
+              {.name = "network_events",
+               .type = ParamType::integer,
+               .default_value = 0,
+               .min = 0,
+               .max = 10000000,
+               .unit = "per second",
+               .help = "other connections' events the same event loop serves, evenly spaced; a completion waits "
+                       "behind those ready before it"},
+              {.name = "network_event_cost",
+               .type = ParamType::duration,
+               .default_value = "0s",
+               .help = "CPU the event loop spends on each of those network events"},
           },
       .make = [](const Params& p, const TraceTarget& target) { return std::make_unique<NginxPool>(p, target); },
   };

@@ -17,7 +17,9 @@ const Label kCondWait = intern_label(
                  "queue is empty");
 const Label kThreadPoolHandler = intern_label(
     "thread-pool-handler", "nginx ngx_thread_pool_handler: the event loop takes the whole done queue and runs each "
-                           "task's completion handler, one at a time, on its one thread; arg = completions");
+                           "task's completion handler, one at a time, on its one thread, between the network "
+                           "events it also serves; arg = completions, arg2 = us the oldest waited since its thread "
+                           "finished it");
 const Label kExitTask = intern_label(
     "exit-task", "nginx ngx_thread_pool_destroy: an exit task posted at the tail of the queue ends the thread, "
                  "one thread at a time");

@@ -38,7 +38,7 @@ extern const Label kThreadPoolInit;  // spawn: every thread is created at init, 
 extern const Label kQueueHead;       // handoff: a thread takes the head of the queue
 extern const Label kCondWait;        // idle: the queue is empty, the thread waits on the pool's cond
 // ngx_thread_pool_handler: the completion lane, on the event loop
-extern const Label kThreadPoolHandler;  // pool state: one pass over the done queue; arg = completions run
+extern const Label kThreadPoolHandler;  // pool state: one pass over the done queue; arg = completions run, arg2 = µs the oldest waited
 // ngx_thread_pool_destroy
 extern const Label kExitTask;        // exit: the thread ran an exit task posted by destroy
 extern const Label kQuit;            // pool state: graceful shutdown (ngx_quit): wait for every posted task

@@ -183,6 +183,7 @@ void ThreadPool::ngx_thread_pool_cycle(WorkerId w) {
     running_--;
     // "complete task #%ui in thread pool \"%V\"" (debug)
 
+    task->done_at_ = trace_.clock().now();  // C++: for the pass's funnel delay
     ngx_spinlock(ngx_thread_pool_done_lock);
     ngx_thread_pool_done.push_back(std::move(task));
     ngx_unlock(ngx_thread_pool_done_lock);  // C++: the release store is ngx_memory_barrier() + ngx_unlock
@@ -200,13 +201,18 @@ void ThreadPool::ngx_thread_pool_handler() {
   std::vector<std::unique_ptr<ngx_thread_task_t>> done = std::exchange(ngx_thread_pool_done, {});
   ngx_unlock(ngx_thread_pool_done_lock);
 
-  // C++: the pass is the completion lane's marker; arg = completions in it.
-  trace_.emit(EventKind::pool_state, kThreadPoolHandler, 0, 0, static_cast<std::int64_t>(done.size()));
+  // C++: the pass is the completion lane's marker; arg = completions in it,
+  // arg2 = µs the oldest of them waited since its thread finished it (the
+  // funnel's delay: the loop was busy, or asleep until notified).
+  const std::int64_t waited = done.empty() ? 0 : (trace_.clock().now() - done.front()->done_at_).count() / 1000;
+  trace_.emit(EventKind::pool_state, kThreadPoolHandler, 0, 0, static_cast<std::int64_t>(done.size()),
+              static_cast<std::int32_t>(waited));
 
   for (auto& task : done) {
     // "run completion handler for task #%ui" (debug)
     task->event.complete = true;
     task->event.active = false;
+    burn_cpu(config_.completion_);  // C++: the completion's own work (Config::completion_)
     active_--;
 
     if (task->event.handler) task->event.handler();

@@ -73,6 +73,7 @@ struct ngx_thread_task_t {
     std::move_only_function<void()> handler;  // the completion (may be empty); C++: it captures what it needs
   } event;
   std::atomic<ngx_uint_t>* exit_lock_ = nullptr;  // C++: destroy's exit task (ngx_thread_pool_exit_handler's ctx)
+  Time done_at_{0};  // C++: when its thread put it on the done queue, for the funnel's delay
 };
 
 // `thread_pool NAME threads=N [max_queue=M];`
@@ -81,10 +82,21 @@ struct Config {
   ngx_uint_t threads = kDefaultThreads;    // > 0: "invalid threads value" otherwise
   ngx_int_t max_queue = kDefaultMaxQueue;  // >= 0: 0 is accepted (hand-off or refuse)
   ngx_log_t log;                           // nullptr: lines are discarded
+  // C++: the worker process's own work on its one event-loop thread, which
+  // the loop does between (and before) the completions: per completion, the
+  // CPU its handler takes (the request goes on: headers, the response sent);
+  // and the other network events it serves (reads, writes, accepts of every
+  // other connection), `network_events_` a second, evenly spaced, each
+  // `network_event_` of CPU. 0: the loop does nothing else (before issue 42).
+  Nanos completion_{0};
+  std::int64_t network_events_ = 0;
+  Nanos network_event_{0};
 };
 
 // One nginx worker process with one thread pool: ngx_thread_pool_s, the done
-// queue, and the event loop that runs the completions.
+// queue, and the event loop that runs the completions. threads=N is per
+// worker process: nginx with `worker_processes 4` has four such pools of N
+// threads, and four loops, each completing only its own tasks.
 class ThreadPool {
  public:
   // ngx_thread_pool_init_worker: ngx_thread_pool_init (every thread at
@@ -120,6 +132,8 @@ class ThreadPool {
   // minus the threads parked in ngx_thread_pool_cycle: waiting_().)
   Counters state() const;
   ngx_int_t waiting_() const;
+  // C++: the other network events the loop has served (Config::network_events_).
+  std::uint64_t network_events_served_() const { return network_events_served.load(); }
   const Config& config() const { return config_; }
   PoolTrace& trace() { return trace_; }
   const PoolTrace& trace() const { return trace_; }
@@ -136,6 +150,7 @@ class ThreadPool {
   // event_loop.cpp: the worker process around the pool.
   void ngx_notify();
   void ngx_worker_process_cycle();
+  void ngx_network_event_();
   void ngx_thread_pool_exit_worker();
   void stop_(exiting how);
   // C++: ngx_log_error with nginx's %V / %i / %ui filled in.
@@ -158,11 +173,13 @@ class ThreadPool {
   // C++: the state poolscope reports, kept where nginx keeps nothing.
   std::atomic<std::uint32_t> alive_{0}, running_{0};
   std::atomic<ngx_uint_t> active_{0};  // posted tasks whose completion has not run (event.active)
+  std::atomic<std::uint64_t> network_events_served{0};
 
   // The event loop (event_loop.cpp): ngx_notify's eventfd is a flag and a CondVar.
   Mutex loop_mtx_;
   CondVar loop_cond_;
   bool notified_ = false;       // under loop_mtx_
+  Time notified_at_{0};         // under loop_mtx_: the eventfd's first write since the loop last read it
   exiting exiting_ = exiting::no;  // under loop_mtx_
   Mutex stop_mtx_;  // serialises quit() and terminate()
   std::vector<Thread> threads_;

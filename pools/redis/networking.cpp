@@ -7,6 +7,9 @@
 //   stopThreadedIOIfNeeded        fewer than 2 x io-threads pending: stop, and say "do it synchronously"
 //   handleClientsWithPendingWritesUsingThreads   deal, write slice 0, busy-wait, post-process
 //   handleClientsWithPendingWrites               the synchronous path: the main thread writes every client
+//   postponeClientRead            threads active and io-threads-do-reads: the read waits for beforeSleep
+//   handleClientsWithPendingReadsUsingThreads    deal, read slice 0, busy-wait, execute every command on the main thread
+//   readQueryFromClient, processInputBuffer      a client's read (any thread) and its command (the main thread)
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -24,14 +27,12 @@ void Server::IOThreadMain(int id) {
   const WorkerId w = worker_[static_cast<std::size_t>(id)];
 
   for (;;) {
-    // Wait for start: up to spins_ reads of the pending count. C++: through
-    // spin_until and this_thread::yield, so a simulation can own the spin.
-    std::int64_t j = 0;
-    auto started = [&] {
-      return getIOPendingCount(id) != 0 || io_threads_exit_.load(std::memory_order_relaxed) ||
-             ++j >= config_.spins_;
-    };
-    while (!spin_until(started)) poolscope::this_thread::yield();
+    // Wait for start: up to 1,000,000 bare reads of the pending count
+    // (spins_), about 0.23 ms. C++: through spin_reads, so a simulation can
+    // charge them.
+    spin_reads(config_.spins_, [&] {
+      return getIOPendingCount(id) != 0 || io_threads_exit_.load(std::memory_order_relaxed);
+    });
     if (io_threads_exit_.load()) break;  // C++: Redis' I/O threads never end
 
     // Give the main thread a chance to stop this thread.
@@ -47,13 +48,15 @@ void Server::IOThreadMain(int id) {
 
     // Process: note that the main thread will never touch our list before
     // we drop the pending count to 0.
-    for (client& c : io_threads_list[static_cast<std::size_t>(id)]) {
-      if (io_threads_op == IO_THREADS_OP_WRITE)
-        writeToClient(c, w);
-      else  // C++: reads are not modelled, so READ is as unknown as any other value
-        throw std::logic_error("io_threads_op value is unknown");
+    if (io_threads_op == IO_THREADS_OP_WRITE) {
+      for (client& c : io_threads_list[static_cast<std::size_t>(id)]) writeToClient(c, w);
+    } else if (io_threads_op == IO_THREADS_OP_READ) {
+      for (client* c : io_threads_read_list_[static_cast<std::size_t>(id)]) readQueryFromClient(*c);
+    } else {
+      throw std::logic_error("io_threads_op value is unknown");
     }
     io_threads_list[static_cast<std::size_t>(id)].clear();
+    io_threads_read_list_[static_cast<std::size_t>(id)].clear();
     trace_.idle(w, kIOThreadSpin);  // C++: before the count drops, so it precedes the barrier in the trace
     setIOPendingCount(id, 0);
   }
@@ -72,6 +75,7 @@ void Server::initThreadedIO() {
   io_threads_pending = std::make_unique<threads_pending[]>(static_cast<std::size_t>(n));
   io_threads_mutex = std::make_unique<Mutex[]>(static_cast<std::size_t>(n));
   io_threads_list.resize(static_cast<std::size_t>(n));
+  io_threads_read_list_.resize(static_cast<std::size_t>(n));
 
   // Don't spawn any thread if the user selected a single thread: we'll
   // handle I/O directly from the main thread.
@@ -126,7 +130,8 @@ void Server::startThreadedIO() {
 
 void Server::stopThreadedIO(Label why) {
   // We may have still clients with pending reads when this function is
-  // called: handle them before stopping the threads. (C++: no reads.)
+  // called: handle them before stopping the threads.
+  handleClientsWithPendingReadsUsingThreads();
   trace_.state(why);  // C++: before the locks, so that every park it causes comes after it in the trace
   for (int j = 1; j < config_.io_threads_num; j++) io_threads_mutex[j].lock();
   io_threads_active_ = 0;
@@ -237,6 +242,81 @@ int Server::handleClientsWithPendingWrites(Label why) {
     processed++;
   }
   return processed;
+}
+
+// Return 1 if we want to handle the client read later using threaded I/O.
+// This is called by the readable handler of the event loop. (Replicas,
+// masters and blocked clients are never postponed; C++: there are none.)
+int Server::postponeClientRead(client& c) {
+  if (io_threads_active_ && config_.io_threads_do_reads && io_threads_op == IO_THREADS_OP_IDLE) {
+    clients_pending_read.push_front(std::move(c));  // listAddNodeHead
+    return 1;
+  }
+  return 0;
+}
+
+// Threaded reads: the same fan-out / fan-in as the writes. The I/O threads
+// read (and parse) their slices; the main thread reads its own, busy-waits,
+// then executes every client's command itself, from the head.
+int Server::handleClientsWithPendingReadsUsingThreads() {
+  if (!io_threads_active_ || !config_.io_threads_do_reads) return 0;
+  const int processed = static_cast<int>(clients_pending_read.size());
+  if (processed == 0) return 0;
+
+  // Distribute the clients across N different lists.
+  int item_id = 0;
+  for (client& c : clients_pending_read) {
+    const int target_id = item_id % config_.io_threads_num;
+    io_threads_read_list_[static_cast<std::size_t>(target_id)].push_back(&c);
+    item_id++;
+  }
+
+  // Give the start condition to the waiting threads.
+  io_threads_op = IO_THREADS_OP_READ;
+  for (int j = 1; j < config_.io_threads_num; j++)
+    setIOPendingCount(j, io_threads_read_list_[static_cast<std::size_t>(j)].size());
+
+  // Also use the main thread to process a slice of clients.
+  for (client* c : io_threads_read_list_[0]) readQueryFromClient(*c);
+  io_threads_read_list_[0].clear();
+
+  // Wait for all the other threads to end their work. C++: as the writes' barrier.
+  const Time spin_from = trace_.clock().now();
+  auto all_done = [&] {
+    unsigned long pending = 0;
+    for (int j = 1; j < config_.io_threads_num; j++) pending += getIOPendingCount(j);
+    return pending == 0;
+  };
+  while (!spin_until(all_done)) poolscope::this_thread::yield();
+  const std::int64_t spun = (trace_.clock().now() - spin_from).count();
+  barrier_spin_ns_total_ += spun;
+  trace_.emit(EventKind::pool_state, kReadBarrier, worker_[0], 0, spun, processed);
+
+  io_threads_op = IO_THREADS_OP_IDLE;
+
+  // Run the list of clients again to process the new buffers: the main
+  // thread executes each command, and the reply joins clients_pending_write.
+  while (!clients_pending_read.empty()) {
+    client c = std::move(clients_pending_read.front());
+    clients_pending_read.pop_front();
+    processInputBuffer(c);
+  }
+  stat_io_reads_processed_ += static_cast<std::uint64_t>(processed);
+  return processed;
+}
+
+// readQueryFromClient: read(2) the query into the client's buffer. C++: the
+// read is `read_` of CPU on the thread that does it; the scenario's task is
+// the reply's write, not the read.
+void Server::readQueryFromClient(client&) { burn_cpu(config_.read_); }
+
+// processInputBuffer: parse and execute the command, on the main thread
+// (`exec_` of CPU); its reply makes the client one with a pending write
+// (putClientInPendingWriteQueue: at the head of clients_pending_write).
+void Server::processInputBuffer(client& c) {
+  burn_cpu(config_.exec_);
+  std::lock_guard g(pending_mtx_);
+  clients_pending_write.push_front(std::move(c));
 }
 
 // writeToClient(c, 0): here, the reply is the task.

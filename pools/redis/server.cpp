@@ -3,11 +3,12 @@
 //   Server / ~Server       initServer (initThreadedIO on the main thread), and C++'s orderly end
 //   putClientInPendingWriteQueue   a reply to write: the Pool's submit
 //   aeMain                 beforeSleep, then poll and events, then time events, until stopped
-//   beforeSleep            handleClientsWithPendingWritesUsingThreads
-//   aeProcessEvents_       the poll: a queued reply, the next serverCron, or a stop
+//   beforeSleep            handleClientsWithPendingReadsUsingThreads, handleClientsWithPendingWritesUsingThreads
+//   aeProcessEvents_       the poll: a readable client (read, execute), the next serverCron, or a stop
 //   serverCron             every 1000/hz ms: stopThreadedIOIfNeeded
 #include <chrono>
 #include <stdexcept>
+#include <utility>
 #include <string>
 #include <system_error>
 
@@ -23,7 +24,9 @@ int clamp_hz(int hz) { return hz < CONFIG_MIN_HZ ? CONFIG_MIN_HZ : hz > CONFIG_M
 }  // namespace
 
 Server::Server(Config config, const TraceTarget& target)
-    : config_{config.io_threads_num, clamp_hz(config.hz), config.spins_}, trace_(target, "redis-io") {
+    : config_{config.io_threads_num, clamp_hz(config.hz), config.spins_, config.io_threads_do_reads, config.read_,
+              config.exec_},
+      trace_(target, "redis-io") {
   if (config_.io_threads_num > IO_THREADS_MAX_NUM)
     throw std::invalid_argument("Fatal: too many I/O threads configured. The maximum number is " +
                                 std::to_string(IO_THREADS_MAX_NUM) + ".");
@@ -99,18 +102,32 @@ void Server::aeMain() {
 // This function gets called every time Redis is entering the main loop of
 // the event driven library, that is, before to sleep for ready file
 // descriptors. (Threaded reads come first in Redis; C++: not modelled.)
-void Server::beforeSleep() { handleClientsWithPendingWritesUsingThreads(); }
+void Server::beforeSleep() {
+  // We should handle pending reads clients ASAP after event loop.
+  handleClientsWithPendingReadsUsingThreads();
+  // Handle writes with pending output buffers.
+  handleClientsWithPendingWritesUsingThreads();
+}
 
 bool Server::aeProcessEvents_() {
   std::unique_lock g(pending_mtx_);
   // aeApiPoll: sleep until a file event (a reply queued) or the nearest time
   // event (serverCron). C++: a stop wakes it too.
   poll_.wait_until(g, trace_.clock(), next_cron_, [&] { return !clients_arriving_.empty() || stop_; });
-  // The file events: the replies queued meanwhile join clients_pending_write,
-  // each at the head (listAddNodeHead), so the newest comes first.
-  for (client& c : clients_arriving_) clients_pending_write.push_front(std::move(c));
-  clients_arriving_.clear();
-  const bool ending = stop_ && clients_pending_write.empty();
+  // The file events: each readable client is read (readQueryFromClient) and
+  // its command executed (processInputBuffer), which puts it at the head of
+  // clients_pending_write (listAddNodeHead), so the newest comes first; or
+  // its read is postponed to beforeSleep (io-threads-do-reads).
+  std::deque<client> readable = std::exchange(clients_arriving_, {});
+  g.unlock();
+  for (client& c : readable) {
+    if (postponeClientRead(c)) continue;
+    readQueryFromClient(c);
+    processInputBuffer(c);
+  }
+  g.lock();
+  const bool ending = stop_ && clients_pending_write.empty() && clients_arriving_.empty() &&
+                      clients_pending_read.empty();
   g.unlock();
 
   // processTimeEvents: serverCron returns 1000/hz, its next run that far from now.

@@ -29,7 +29,9 @@
 // Read networking.cpp beside networking.c: the same functions in the same
 // order (IOThreadMain, initThreadedIO, killIOThreads, startThreadedIO,
 // stopThreadedIO, stopThreadedIOIfNeeded,
-// handleClientsWithPendingWritesUsingThreads) and server.cpp beside
+// handleClientsWithPendingWritesUsingThreads, postponeClientRead,
+// handleClientsWithPendingReadsUsingThreads; then readQueryFromClient and
+// processInputBuffer, which Redis defines earlier) and server.cpp beside
 // server.c and ae.c (aeMain, beforeSleep, serverCron). Names are Redis';
 // what C++ adds ends in an underscore; `// C++:` marks every difference:
 // - Replies are queued by submitters, not by the main thread, so
@@ -37,10 +39,14 @@
 //   the loop is busy wait in clients_arriving_ until its next "event
 //   processing" step moves them over, as Redis' main thread would queue them
 //   between two beforeSleeps.
-// - Only writes are modelled: io-threads-do-reads, replicas (always list 0)
-//   and CLIENT_CLOSE_ASAP have no counterpart in a task.
-// - The spins go through poolscope's spin_until and this_thread::yield, and
-//   the parking through poolscope::Mutex, so a simulation can own them.
+// - A task is a reply's write. A client's read (read_) and its command's
+//   execution (exec_) are CPU the design holds (burn_cpu): the read on the
+//   main thread, or with io-threads-do-reads on the I/O threads while they
+//   are active; the execution always on the main thread, between the fan-outs.
+//   Replicas (always list 0) and CLIENT_CLOSE_ASAP have no counterpart.
+// - The idle I/O thread's spin is spin_reads (bare reads, charged in a
+//   simulation at their measured cost), the barriers spin_until and
+//   this_thread::yield, the parking poolscope::Mutex: a simulation owns them.
 // - Redis never stops its I/O threads (it exits); here shutdown ends them
 //   and joins them, and shutdown-now drops the replies still pending.
 #pragma once
@@ -68,6 +74,9 @@ struct Config {
   int io_threads_num = kDefaultIOThreads;  // io-threads, 1..IO_THREADS_MAX_NUM
   int hz = CONFIG_DEFAULT_HZ;              // serverCron runs every 1000/hz ms
   std::int64_t spins_ = kIOThreadSpins;    // C++: IOThreadMain's 1000000, a parameter
+  bool io_threads_do_reads = false;        // io-threads-do-reads (redis.conf: no)
+  Nanos read_{0};  // C++: CPU to read one client's query (read(2), the copy into querybuf)
+  Nanos exec_{0};  // C++: CPU to parse and execute one command, always on the main thread
 };
 
 // One Redis server: its main thread (the event loop) and its I/O threads.
@@ -84,6 +93,9 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   // putClientInPendingWriteQueue: the client's reply will be written by the
+  // next beforeSleep. C++: the engine's submit; with read_ or exec_ set it is
+  // a client whose query arrived: the next event step reads it (or postpones
+  // the read, io-threads-do-reads) and executes it on the main thread first.
   // next beforeSleep. Never refuses. The returned id names it in the trace.
   TaskId putClientInPendingWriteQueue(Task write);
 
@@ -100,6 +112,7 @@ class Server {
   // C++: INFO's io_threaded_writes_processed, and the main thread's time
   // spent at the barrier (ns, on the pool's clock).
   std::uint64_t stat_io_writes_processed() const { return stat_io_writes_processed_.load(); }
+  std::uint64_t stat_io_reads_processed() const { return stat_io_reads_processed_.load(); }
   std::int64_t barrier_spin_ns_() const { return barrier_spin_ns_total_.load(); }
 
   const Config& config() const { return config_; }
@@ -122,6 +135,10 @@ class Server {
   int stopThreadedIOIfNeeded(Label why);
   int handleClientsWithPendingWritesUsingThreads();
   int handleClientsWithPendingWrites(Label why);
+  int postponeClientRead(client& c);
+  int handleClientsWithPendingReadsUsingThreads();
+  void readQueryFromClient(client& c);
+  void processInputBuffer(client& c);
   void writeToClient(client& c, WorkerId w);
   // server.c / ae.c
   void aeMain();
@@ -135,15 +152,22 @@ class Server {
   // server.*
   std::atomic<int> io_threads_active_{0};  // C++: atomic, so that state() may read it
   std::deque<client> clients_pending_write;  // under pending_mtx_; the main thread's alone in Redis
-  std::deque<client> clients_arriving_;      // C++: replies queued since the last event-processing step
+  std::deque<client> clients_arriving_;      // C++: queries arrived since the last event-processing step
+  std::deque<client> clients_pending_read;   // the main thread's: reads postponed to beforeSleep
   mutable Mutex pending_mtx_;
   CondVar poll_;  // C++: aeApiPoll's wait: a reply queued, the next cron, or a stop
   std::atomic<std::uint64_t> stat_io_writes_processed_{0};
+  std::atomic<std::uint64_t> stat_io_reads_processed_{0};
 
   // networking.c's statics, sized io-threads.
   std::unique_ptr<threads_pending[]> io_threads_pending;
   std::unique_ptr<Mutex[]> io_threads_mutex;
   std::vector<std::vector<client>> io_threads_list;
+  // C++: Redis' io_threads_list holds client pointers for both operations.
+  // Here a write list owns its clients (shutdown-now must not find them
+  // pending), and a read list points into clients_pending_read, which keeps
+  // them until their commands are executed.
+  std::vector<std::vector<client*>> io_threads_read_list_;
   int io_threads_op = IO_THREADS_OP_IDLE;  // published to the I/O threads by setIOPendingCount
   std::vector<Thread> io_threads;
 

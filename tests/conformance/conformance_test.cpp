@@ -31,7 +31,12 @@ struct Rig {
   explicit Rig(const std::string& design) { make(design); }
   Rig() = default;
   void make(const std::string& design) {
-    pool = Registry::global().create(design, nullptr, {.clock = &clock, .stream = &stream, .name = design});
+    // redis-bio's default puts every task on one of its three threads (in
+    // Redis a job's type is its caller's): two threads stay idle while tasks
+    // queue behind the third, which the stillness checks below would read as
+    // a worker about to take one. Round-robin gives each thread work.
+    const json config = design == "redis-bio" ? json{{"jobType", "round-robin"}} : json(nullptr);
+    pool = Registry::global().create(design, config, {.clock = &clock, .stream = &stream, .name = design});
   }
   PoolId id() const { return pool->trace().id(); }
 

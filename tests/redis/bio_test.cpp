@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pools/core/registry.h"
+#include "pools/core/sim/world.h"
 #include "tests/redis/rig.h"
 
 using namespace poolscope;
@@ -112,12 +113,54 @@ TEST_CASE("redis-bio: shutdown-now drops the jobs that have not started") {
   CHECK(acc.balanced());
 }
 
-TEST_CASE("redis-bio: jobType round-robin deals the tasks over the three threads") {
+TEST_CASE("redis-bio: the job type is the caller's: one type by default, round-robin only when asked") {
   Rig rig;
-  auto pool = Registry::global().create("redis-bio", nullptr, rig.target("redis-bio"));
-  for (int i = 0; i < 9; ++i) REQUIRE(pool->submit([] {}).accepted());
-  pool->shutdown(ShutdownMode::graceful);
-  CHECK(rig.count(EventKind::task_queued, "bio-close-file") == 3);
-  CHECK(rig.count(EventKind::task_queued, "bio-aof-fsync") == 3);
-  CHECK(rig.count(EventKind::task_queued, "bio-lazy-free") == 3);
+  SECTION("default: every task is a lazy free, as every bioCreateLazyFreeJob is") {
+    auto pool = Registry::global().create("redis-bio", nullptr, rig.target("redis-bio"));
+    for (int i = 0; i < 9; ++i) REQUIRE(pool->submit([] {}).accepted());
+    pool->shutdown(ShutdownMode::graceful);
+    CHECK(rig.count(EventKind::task_queued, "bio-lazy-free") == 9);
+    CHECK(rig.count(EventKind::task_queued) == 9);
+  }
+  SECTION("jobType round-robin deals the tasks over the three threads") {
+    auto pool = Registry::global().create("redis-bio", {{"jobType", "round-robin"}}, rig.target("redis-bio"));
+    for (int i = 0; i < 9; ++i) REQUIRE(pool->submit([] {}).accepted());
+    pool->shutdown(ShutdownMode::graceful);
+    CHECK(rig.count(EventKind::task_queued, "bio-close-file") == 3);
+    CHECK(rig.count(EventKind::task_queued, "bio-aof-fsync") == 3);
+    CHECK(rig.count(EventKind::task_queued, "bio-lazy-free") == 3);
+  }
+}
+
+namespace {
+
+// A burst of 30 jobs of 10 ms at t = 0 on the default simulated machine;
+// returns when the last one ended.
+Nanos burst_done(const json& config) {
+  using namespace std::chrono_literals;
+  sim::World world;
+  TraceStream stream{std::size_t{1} << 12};
+  Time end{};
+  world.run([&] {
+    Clock& clock = world.clock();
+    auto pool = Registry::global().create("redis-bio", config, {.clock = &clock, .stream = &stream, .name = "bio"});
+    for (int i = 0; i < 30; ++i) REQUIRE(pool->submit([&] { clock.sleep_for(10ms); }).accepted());
+    pool->shutdown(ShutdownMode::graceful);
+    end = clock.now();
+  });
+  return end;
+}
+
+}  // namespace
+
+TEST_CASE("redis-bio, simulated: a burst of one job type runs on one thread, round-robin gives three times that") {
+  using namespace std::chrono_literals;
+  // Redis: 30 lazy frees run one after another on the BIO_LAZY_FREE thread.
+  const Nanos one_type = burst_done(nullptr);
+  CHECK(one_type >= 300ms);
+  CHECK(one_type < 302ms);
+  // round-robin (not Redis): the same jobs on three threads, a third of the time.
+  const Nanos spread = burst_done({{"jobType", "round-robin"}});
+  CHECK(spread >= 100ms);
+  CHECK(spread < 102ms);
 }
