@@ -159,6 +159,7 @@ test('a bad scenario file gets the runner\'s own message in the page\'s dialog, 
     await pick(page, file);
     const said = await waitSaid(page, new RegExp(`^Could not open the file: /picked/${name.replace('.', '\\.')}`));
     assert.equal(said.text.replace('Could not open the file: /picked/', ''), expected);
+    await page.screenshot({ path: path.join(out, `dialog-${name}.png`) });
     await press(page, 'Enter');  // the dialog's OK
   }
   const frames = await page.evaluate(() => window.poolscopePage.frames);

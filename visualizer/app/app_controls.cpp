@@ -201,8 +201,10 @@ void App::menu_bar(Context& cx) {
     if (ImGui::MenuItem(platform::has_threads() ? "Copy the command that shows this run" : "Copy a link to this run",
                         "Ctrl+L", false, !sweep_))
       later_.push_back([this] { share(); });
-    ImGui::Separator();
-    if (ImGui::MenuItem("Quit")) window_.request_close();
+    if (platform::has_threads()) {  // (a page is closed by its browser tab)
+      ImGui::Separator();
+      if (ImGui::MenuItem("Quit")) window_.request_close();
+    }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {

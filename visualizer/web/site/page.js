@@ -33,6 +33,17 @@
     if ((e.ctrlKey || e.metaKey) && 'oselOSEL+=-'.includes(e.key)) e.preventDefault();
   });
 
+  // Opening a file takes the frame that reads it (a big result, seconds):
+  // until the GUI says what it made of it, the page says it is at work.
+  function busy(text) {
+    progress.textContent = text;
+    progress.hidden = false;
+  }
+  canvas.addEventListener('drop', (e) => {
+    const files = e.dataTransfer?.files;
+    if (files?.length) busy(`Opening ${files[0].name}…`);
+  }, true);
+
   function say(text) {
     page.notices.push(text);
     document.getElementById('notice-text').textContent = text;
@@ -143,7 +154,9 @@
         Module.FS.mkdirTree('/picked');
         const path = `/picked/${file.name.replace(/\//g, '_')}`;
         Module.FS.writeFile(path, new Uint8Array(await file.arrayBuffer()));
-        picked.push(path);
+        busy(`Opening ${file.name}…`);
+        // Handed over once the indicator has been painted, before the frame that reads it.
+        requestAnimationFrame(() => requestAnimationFrame(() => picked.push(path)));
       };
       input.click();
     },
@@ -151,6 +164,7 @@
     poolscopeTakePicked: () => picked.shift() || null,
     poolscopeAnnounce(text, error) {
       page.said.push({ text, error: !!error, at: performance.now() });
+      progress.hidden = true;  // whatever was being opened is open, or refused
       document.getElementById('said').textContent = text;
     },
     poolscopeDownload(path) {
