@@ -214,16 +214,17 @@ int WorkerPool::stop_(bool now) {
   return finish_(now);
 }
 
-// close(chWorkTask), then wg.Wait(). C++: the wait cannot hang: when no
+// close(chWorkTask), then wg.Wait(). C++: the wait cannot hang. When no
 // worker is left to drain the channel and call close() (they all exited by
-// destroyAfterTaskDone), Go's wg.Wait() would wait forever for the watcher;
-// here the stranded tasks are dropped and the pool closed. A worker lost on
-// a panicked task with no timer is released (strand_).
+// destroyAfterTaskDone), Go's wg.Wait() would wait for ever for the watcher:
+// here the stranded tasks are dropped as such (no-live-worker, in either
+// mode: no worker would ever have run them) and the pool closed. A worker
+// lost on a panicked task with no timer is released (strand_).
 int WorkerPool::finish_(bool now) {
   closeChWorkTask_();
   releaseStranded_();
   int dropped = 0;
-  if (now)
+  if (now && live_.load() > 0)
     for (Task t; chWorkTask->recv(t);) trace.dropped(t.id_, kShutdownNow), ++dropped;
   {
     std::unique_lock g(exitLock_);

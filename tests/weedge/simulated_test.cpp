@@ -1,6 +1,7 @@
-// weedge against the real workerpool (issue 42, item 12), in the
+// weedge against the real workerpool (issue 42, items 12 and 13), in the
 // deterministic simulation: virtual time on the default machine, so the
 // figures are exact and the same every run.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +10,8 @@
 #include "pools/core/sim/world.h"
 #include "pools/core/trace_log.h"
 #include "pools/weedge/workerpool.h"
+#include "scenarios/engine/engine.h"
+#include "scenarios/engine/library.h"
 
 using namespace poolscope;
 using namespace std::chrono_literals;
@@ -69,4 +72,33 @@ TEST_CASE("weedge, simulated: a task that panics holds its worker until the time
   REQUIRE(timeouts.size() == 2);
   CHECK(timeouts[0] == Approx(200).margin(0.5));                 // the panicked task's
   CHECK(timeouts[1] == Approx(started[1] + 200).margin(0.5));    // the 300 ms task's, 200 ms after its pickup
+}
+
+// weedge-quirks, simulated: every worker exits by the 30 s rule while the
+// pool still counts them, the channel fills, a submitter blocks for ever and
+// the watchdog shuts the pool down at once. There is no worker left, so the
+// stop ends as docs/pools/weedge.md says: Go's Stop would hang
+// (stop-would-hang), the stranded tasks are dropped as no-live-worker, not
+// as shutdown-now, and the blocked AddTask is refused (Go panics).
+TEST_CASE("weedge, simulated: a run whose submitter is stranded ends with stop-would-hang and no-live-worker") {
+  using namespace poolscope::scenario;
+  json j = read_scenario_json(resolve_scenario("weedge-quirks"));
+  j["simulation"] = true;
+  Scenario s = parse_scenario(j, "weedge-quirks", ".");
+  RunResult r = run_scenario(s);
+  for (const PoolOutcome& out : r.outcome.pools) {
+    INFO(out.name);
+    REQUIRE(out.stall);  // the watchdog: in Go the run would hang here
+    CHECK(out.stall->state.workers == 0);
+    CHECK(out.stall->state.blocked == 1);
+    const metrics::PoolMetrics* pm = r.metrics.pool(out.trace_id);
+    REQUIRE(pm);
+    const metrics::Summary sum = pm->summary();
+    CHECK(sum.dropped_by_rule.count("shutdown-now") == 0);
+    CHECK(sum.dropped_by_rule.at("no-live-worker") == sum.dropped);
+    CHECK(sum.dropped > 0);
+    CHECK(sum.refused_by_reason.at("send-on-closed-channel") == 1);
+    const auto& rules = pm->rules();
+    CHECK(std::any_of(rules.begin(), rules.end(), [](Label l) { return label_code(l) == "stop-would-hang"; }));
+  }
 }
