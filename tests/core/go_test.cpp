@@ -415,7 +415,7 @@ TEST_CASE("go::ThreadGroup: joins finished threads at the next go(), and all of 
   CHECK(group.size() == 0);
 }
 
-TEST_CASE("go::ThreadGroup (Joins::in_finishing): go() joins none; a thread joins, as it finishes, those before it") {
+TEST_CASE("go::ThreadGroup (Joins::in_finishing): go() joins none, and a thread joins, as it finishes, those before it") {
   go::ThreadGroup group(go::ThreadGroup::Joins::in_finishing);
   test::OsThreads os;
   std::latch ran(1);

@@ -12,7 +12,7 @@
 using namespace poolscope;
 using namespace poolscope::scenario;
 
-TEST_CASE("gopool-threshold, simulated: ScaleThreshold 1 starts a worker per task; 4 and 32 keep a few busy ones") {
+TEST_CASE("gopool-threshold, simulated: ScaleThreshold 1 starts a worker per task, 4 and 32 keep a few busy ones") {
   json j = read_scenario_json(resolve_scenario("gopool-threshold"));
   j["simulation"] = true;
   Scenario s = parse_scenario(j, "gopool-threshold", ".");

@@ -273,7 +273,7 @@ TEST_CASE("weedge: a task that throws sends no result: its worker waits for its 
   wp->Stop();
 }
 
-TEST_CASE("weedge: a task that throws with no timer left loses its worker for ever; shutdown releases it") {
+TEST_CASE("weedge: a task that throws with no timer left loses its worker for ever, until shutdown releases it") {
   Rig rig;
   auto wp = NewWorkerPool(1, 1, 3, rig.target());
   wp->Run();
