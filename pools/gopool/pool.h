@@ -18,7 +18,8 @@
 // functions in the same order, the same field names; what C++ adds ends in
 // an underscore. Where C++ differs, a `// C++:` comment says so; in short:
 // goroutines are threads (a refused thread gives the task back to the list;
-// the next CtxGo, which then sees no worker, starts one), a panic is a thrown
+// the next CtxGo, which then sees no worker, starts one; the caller pays for
+// a thread start, not for joining the exited ones), a panic is a thrown
 // exception, Go's context is a std::any, and poolscope's shutdown (gopool
 // has none: its pools live as long as the program) waits for the list to
 // drain, or drops it.
@@ -104,6 +105,8 @@ class pool {
   void set_logger_(Logger logger) { logger_ = std::move(logger); }
   PoolTrace& trace_() { return trace; }
   const PoolTrace& trace_() const { return trace; }
+  // C++: the workers' threads started and not yet joined.
+  std::size_t threads_() const { return wg_.size(); }
 
  private:
   friend class worker;
@@ -131,7 +134,11 @@ class pool {
   PoolTrace trace;
   Logger logger_ = defaultLogger;
   std::atomic<std::int32_t> listed_{0};  // C++: the list's length, changed under taskLock (taskCount can read -1)
-  go::ThreadGroup wg_;                   // C++: the workers' threads, joined as they finish (a goroutine needs no join)
+  // C++: the workers' threads (a goroutine needs no join). CtxGo starts them
+  // on the caller's thread, where Go's `go` costs about a microsecond, so the
+  // joins are left to the workers: each joins, as it exits, those that exited
+  // before it. Starting the thread still costs the caller (tens of µs).
+  go::ThreadGroup wg_{go::ThreadGroup::Joins::in_finishing};
 };
 
 }  // namespace poolscope::gopool

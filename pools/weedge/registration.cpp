@@ -125,8 +125,8 @@ Design weedge_design() {
                .default_value = "3s",
                .min = "0s",
                .help = "each task's TimeOut, from pickup: then ChIsTimeOut gets true and the worker moves on "
-                       "while the task runs on; 0: no Reset, the worker's timer still runs 30 s from init (3s in "
-                       "the examples)"},
+                       "while the task runs on (a task that panics sends no result: its worker waits for this too); "
+                       "0: no Reset, the worker's timer still runs 30 s from init (3s in the examples)"},
               {.name = "go123_timers",
                .type = ParamType::boolean,
                .default_value = false,

@@ -60,6 +60,11 @@ const Label kTaskTimeOut =
     intern_label("task-timeout",
                  "weedge worker: the worker's timer fired first (timeout from pickup, or a stale tick): "
                  "ChIsTimeOut <- true, OnTimeOut; the task runs on, detached, and the worker moves on");
+const Label kNoResult =
+    intern_label("no-result",
+                 "weedge worker: Do panicked (GoSafely recovered it and sent no result) and the worker's timer "
+                 "will never fire (no TimeOut, the 30 s from init spent): the worker waits for ever, still "
+                 "counted; Stop would wait for it for ever (poolscope's shutdown releases it)");
 const Label kDestroyAfterTaskDone = intern_label(
     "destroy-after-task-done",
     "weedge destroyAfterTaskDone: the channel is empty, more than minWorkerNum are counted and 30 s passed since "
@@ -85,8 +90,9 @@ const Label kStop = intern_label("Stop",
                                  "chAddWorker closed, so the idle workers and the watcher exit");
 const Label kStopWouldHang =
     intern_label("stop-would-hang",
-                 "weedge: no worker goroutine is left to drain chWorkTask and call close(): Go's Stop would "
-                 "wait forever in wg.Wait(); poolscope stops the pool itself");
+                 "weedge: no worker goroutine is left to drain chWorkTask and call close(), or one waits for "
+                 "ever for a panicked task's result (no-result): Go's Stop would wait forever in wg.Wait(); "
+                 "poolscope stops the pool itself");
 const Label kNoLiveWorker =
     intern_label("no-live-worker",
                  "weedge: the task was stranded in chWorkTask with no worker goroutine alive (every one exited "

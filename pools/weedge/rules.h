@@ -15,6 +15,7 @@ extern const Label kWatchAddWorker;  // spawn: the watcher took a token and the 
 extern const Label kSlotRunning;     // pool_state: a token came but the slot at indexWorkers counts as running
 extern const Label kChWorkTaskRecv;  // handoff: a worker received the task from the channel
 extern const Label kTaskTimeOut;     // pool_state: the worker's timer won: ChIsTimeOut <- true, OnTimeOut; Do runs on
+extern const Label kNoResult;        // pool_state: the task panicked and no timer can fire: Go's worker waits for ever
 extern const Label kDestroyAfterTaskDone;  // exit: channel empty, more than min counted, 30 s since growth
 extern const Label kChWorkTaskClosed;      // exit: Stop closed the channel and it is drained: close() the pool
 extern const Label kExecuteGoroutineOut;   // exit: close() closed the slot's chExecuteGoroutineOut

@@ -40,6 +40,12 @@ class Timer {
     fold();
     return pending_;
   }
+  // C++: the timer will never send: it fired and its tick was received, and
+  // nothing re-armed it (a task with no TimeOut after the 30 s from init).
+  bool never() {
+    fold();
+    return !armed_ && !pending_;
+  }
 
  private:
   // A due timer has sent its tick (a second tick into a full channel is dropped).

@@ -51,7 +51,9 @@ Label Worker::execute(WorkerId id) {
           if (task->TimeOut > Nanos::zero()) timer.Reset(task->TimeOut);
           auto taskDoResCh = std::make_shared<go::Chan<bool>>(1);
 
-          wp.goSafely_(id, task, taskDoResCh);
+          // C++: timer.never() tells the task's goroutine that, should Do
+          // panic, nothing but poolscope's shutdown will end this wait.
+          wp.goSafely_(id, task, taskDoResCh, timer.never());
 
           bool res = false, resOk = false;
           switch (go::select(timer.C(), go::recv(*taskDoResCh, res, resOk))) {

@@ -214,14 +214,17 @@ int WorkerPool::stop_(bool now) {
   return finish_(now);
 }
 
-// close(chWorkTask), then wg.Wait(). C++: the wait cannot hang: when no
+// close(chWorkTask), then wg.Wait(). C++: the wait cannot hang. When no
 // worker is left to drain the channel and call close() (they all exited by
-// destroyAfterTaskDone), Go's wg.Wait() would wait forever for the watcher;
-// here the stranded tasks are dropped and the pool closed.
+// destroyAfterTaskDone), Go's wg.Wait() would wait for ever for the watcher:
+// here the stranded tasks are dropped as such (no-live-worker, in either
+// mode: no worker would ever have run them) and the pool closed. A worker
+// lost on a panicked task with no timer is released (strand_).
 int WorkerPool::finish_(bool now) {
   closeChWorkTask_();
+  releaseStranded_();
   int dropped = 0;
-  if (now)
+  if (now && live_.load() > 0)
     for (Task t; chWorkTask->recv(t);) trace.dropped(t.id_, kShutdownNow), ++dropped;
   {
     std::unique_lock g(exitLock_);
@@ -272,23 +275,21 @@ void WorkerPool::notify_() {
 }
 
 // runtimer.GoSafely(nil, false, func() { taskDoResCh <- task.Do(task.InParam, task.OutParam) }, nil, nil)
-void WorkerPool::goSafely_(WorkerId w, std::shared_ptr<Task> task, std::shared_ptr<go::Chan<bool>> taskDoResCh) {
-  auto body = [this, w, task, taskDoResCh] {
+void WorkerPool::goSafely_(WorkerId w, std::shared_ptr<Task> task, std::shared_ptr<go::Chan<bool>> taskDoResCh,
+                           bool untimed) {
+  auto body = [this, w, task, taskDoResCh, untimed] {
     bool result = false;
     Job job{task->id_, [&] { result = task->Do(task->InParam, task->OutParam); }};
     running_.fetch_add(1);
     const bool panicked = trace.run(w, job) != nullptr;
     running_.fetch_sub(1);
-    if (panicked) {
-      // GoSafely recovers and prints "%s goroutine panic: %v\n%s\n"; no
-      // result is sent. C++: the channel is closed instead, so the worker
-      // moves on now (Go's waits for its timer: forever when the task has no
-      // TimeOut and the timer from init has fired); the worker's `ok` check,
-      // Go's own, then sends nothing on ChIsTimeOut.
-      taskDoResCh->close();
-    } else {
+    // GoSafely recovers a panic and prints "%s goroutine panic: %v\n%s\n";
+    // the send never happens, so the worker waits for its timer and reports
+    // the task timed out.
+    if (!panicked)
       taskDoResCh->send(result);
-    }
+    else if (untimed)
+      strand_(w, task->id_, taskDoResCh);  // C++: no timer either: Go's worker waits for ever
   };
   try {
     doGroup_.go("weedge-do-" + std::to_string(task->id_), body);
@@ -297,6 +298,32 @@ void WorkerPool::goSafely_(WorkerId w, std::shared_ptr<Task> task, std::shared_p
     // this one task cannot time out.
     body();
   }
+}
+
+// C++: the worker `w` waits for a result that will never come, on a timer
+// that will never fire: in Go it is lost for ever, still counted in
+// curWorkerNum, and Stop's wg.Wait() would wait for it for ever. poolscope's
+// shutdown closes the result channel instead (the worker's own `ok` check
+// then sends nothing on ChIsTimeOut), so that the stop ends.
+void WorkerPool::strand_(WorkerId w, TaskId task, std::shared_ptr<go::Chan<bool>> taskDoResCh) {
+  trace.emit(EventKind::pool_state, kNoResult, w, task);
+  std::lock_guard g(exitLock_);
+  if (!stopping_) {
+    stranded_.push_back(std::move(taskDoResCh));
+    return;
+  }
+  trace.state(kStopWouldHang);
+  taskDoResCh->close();
+}
+
+// C++: shutdown began: release the workers strand_ lost.
+void WorkerPool::releaseStranded_() {
+  std::lock_guard g(exitLock_);
+  stopping_ = true;
+  if (stranded_.empty()) return;
+  trace.state(kStopWouldHang);
+  for (auto& ch : stranded_) ch->close();
+  stranded_.clear();
 }
 
 std::int64_t WorkerPool::unixNow_() const {

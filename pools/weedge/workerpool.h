@@ -32,8 +32,9 @@
 // free; a refused task thread runs the task on its worker, untimed), log
 // lines are not printed (each is the text of its rule in the trace),
 // AddTask returns why it dropped a task (Go only logs it), a task that
-// throws releases its worker at once (Go's worker waits for its timer), and
-// poolscope's shutdown never waits on the pool's clock nor forever.
+// throws is Go's panic (its worker gets no result and waits for its timer:
+// for ever when no timer can fire, until poolscope's shutdown releases it),
+// and poolscope's shutdown never waits on the pool's clock nor forever.
 #pragma once
 
 #include <atomic>
@@ -107,7 +108,9 @@ class WorkerPool {
   // C++: helpers for what Go writes in a line or two.
   bool startWorker_(int index, Label rule);  // go wp.workers[index].safelyDo(); false if the OS refused
   void workerExited_(WorkerId id, Label why);
-  void goSafely_(WorkerId w, std::shared_ptr<Task> task, std::shared_ptr<go::Chan<bool>> taskDoResCh);
+  void goSafely_(WorkerId w, std::shared_ptr<Task> task, std::shared_ptr<go::Chan<bool>> taskDoResCh, bool untimed);
+  void strand_(WorkerId w, TaskId task, std::shared_ptr<go::Chan<bool>> taskDoResCh);
+  void releaseStranded_();
   void closeChWorkTask_();
   int finish_(bool now);
   void notify_();
@@ -138,6 +141,10 @@ class WorkerPool {
   std::atomic<bool> chWorkTaskClosed_{false};
   Mutex exitLock_;  // C++: stop_ waits for close() or the last worker's exit
   CondVar exitCv_;
+  // C++: under exitLock_: the result channels of panicked tasks whose worker
+  // waits for ever (no timer can end its wait), until shutdown closes them.
+  std::vector<std::shared_ptr<go::Chan<bool>>> stranded_;
+  bool stopping_ = false;  // C++: under exitLock_: finish_ began; a new stranded wait is released at once
 };
 
 // NewWorkerPool(minWorkerNum, maxWorkerNum, taskChSize): nullptr when

@@ -415,6 +415,23 @@ TEST_CASE("go::ThreadGroup: joins finished threads at the next go(), and all of 
   CHECK(group.size() == 0);
 }
 
+TEST_CASE("go::ThreadGroup (Joins::in_finishing): go() joins none, and a thread joins, as it finishes, those before it") {
+  go::ThreadGroup group(go::ThreadGroup::Joins::in_finishing);
+  test::OsThreads os;
+  std::latch ran(1);
+  group.go("tg-fin", [&] { ran.count_down(); });
+  ran.wait();
+  os.await_none_added("the first thread ended (its last act put it on the finished list)");
+  test::Gate gate;
+  group.go("tg-fin", gate.task());
+  gate.await_arrivals(1);
+  CHECK(group.size() == 2);  // go() left the finished thread to the next one to finish
+  gate.open();
+  await_condition([&] { return group.size() == 1; }, "the second thread joined the first as it finished");
+  group.wait();
+  CHECK(group.size() == 0);
+}
+
 TEST_CASE("go::ThreadGroup: a refused thread throws and leaves nothing behind") {
   go::ThreadGroup group;
   testing::refuse_threads("tg-refused", 1);

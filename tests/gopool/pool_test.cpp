@@ -173,6 +173,33 @@ TEST_CASE("gopool: bursts pay a worker start per task each time, since no worker
   CHECK(rig.count(EventKind::worker_idle) == 0);
 }
 
+TEST_CASE("gopool: CtxGo joins no exited worker's thread: the next worker to exit does (issue 42, item 14)") {
+  GopoolRig rig;
+  pool p("t", 100, NewConfig(), rig.target());
+  test::OsThreads os;
+  Gate first;
+  for (int i = 0; i < 3; ++i) p.Go(first.task());
+  first.await_arrivals(3);
+  first.open();
+  await_workers(p, 0);
+  os.await_none_added("the three workers' threads ended");
+  // Each joined the ones that had exited before it; the last is left (and
+  // any that exited at the same moment).
+  const std::size_t left = p.threads_();
+  CHECK(left >= 1);
+  CHECK(left <= 3);
+
+  Gate second;
+  p.Go(second.task());  // Go's `go func()`: a start, no join
+  second.await_arrivals(1);
+  CHECK(p.threads_() == left + 1);
+  second.open();
+  await_workers(p, 0);
+  await_condition([&] { return p.threads_() == 1; }, "the exiting worker joined the one before it");
+  p.shutdown_(false);
+  CHECK(p.threads_() == 0);
+}
+
 TEST_CASE("gopool: a refused thread leaves the task on the list; the next CtxGo, seeing no worker, starts one") {
   GopoolRig rig;
   pool p("t", 10, NewConfig(), rig.target());

@@ -56,6 +56,15 @@ WTask gated(Gate& gate, Nanos timeout = 1h, go::Chan<bool>* isTimeOut = nullptr)
                .TimeOut = timeout};
 }
 
+// A task whose Do panics (throws) at once.
+WTask throwing(go::Chan<bool>* isTimeOut, Nanos timeout) {
+  return WTask{.Do = [](std::any&, std::any&) -> bool { throw std::runtime_error("boom"); },
+               .InParam = 1,
+               .OutParam = 2,
+               .ChIsTimeOut = isTimeOut,
+               .TimeOut = timeout};
+}
+
 // select { case v := <-ch: ...; default: } : what ch holds now, if anything.
 std::optional<bool> poll(go::Chan<bool>& ch) {
   bool v = false;
@@ -240,24 +249,59 @@ TEST_CASE("weedge: a task with no TimeOut is timed by the worker's timer from in
   wp->Stop();
 }
 
-TEST_CASE("weedge: a task that throws releases its worker at once and reports nothing on ChIsTimeOut") {
+TEST_CASE("weedge: a task that throws sends no result: its worker waits for its timer and reports a timeout") {
   Rig rig;
   auto wp = NewWorkerPool(1, 1, 3, rig.target());
   wp->Run();
   go::Chan<bool> isTimeOut(1);
-  REQUIRE(wp->AddTask(WTask{.Do = [](std::any&, std::any&) -> bool { throw std::runtime_error("boom"); },
-                            .InParam = 1,
-                            .OutParam = 2,
-                            .ChIsTimeOut = &isTimeOut,
-                            .TimeOut = 0s}) == kNoLabel);
+  REQUIRE(wp->AddTask(throwing(&isTimeOut, 200ms)) == kNoLabel);
   std::atomic<bool> ran{false};
   REQUIRE(wp->AddTask(WTask{.Do = [&](std::any&, std::any&) { return ran = true; }, .InParam = 1, .OutParam = 2}) ==
           kNoLabel);
+  rig.await_count(EventKind::task_threw, "", 1);
+  REQUIRE(rig.clock.await_waiters(1));  // GoSafely recovered and sent nothing: the worker waits on its timer
+  rig.clock.advance(199ms);
+  REQUIRE(rig.clock.await_waiters(1));
+  CHECK_FALSE(ran);
+  CHECK_FALSE(poll(isTimeOut));
+  rig.clock.advance(1ms);
+  CHECK(isTimeOut.recv() == true);  // reported timed out at 200 ms
   rig.await_count(EventKind::task_finished, "", 1);
   CHECK(ran);
-  CHECK(rig.count(EventKind::task_threw) == 1);
-  CHECK_FALSE(poll(isTimeOut));
+  CHECK(rig.count(EventKind::pool_state, "task-timeout") == 1);
+  CHECK(rig.count(EventKind::pool_state, "no-result") == 0);
   wp->Stop();
+}
+
+TEST_CASE("weedge: a task that throws with no timer left loses its worker for ever, until shutdown releases it") {
+  Rig rig;
+  auto wp = NewWorkerPool(1, 1, 3, rig.target());
+  wp->Run();
+  rig.clock.advance(30s);  // the timer from init fires, unseen
+  Gate gate;
+  REQUIRE(wp->AddTask(gated(gate, 0s)) == kNoLabel);  // no TimeOut: the stale tick times it out at once...
+  gate.await_arrivals(1);
+  rig.await_count(EventKind::pool_state, "task-timeout", 1);  // ...and is received: the timer is spent
+  gate.open();
+  rig.await_count(EventKind::task_finished, "", 1);
+
+  go::Chan<bool> isTimeOut(1);
+  REQUIRE(wp->AddTask(throwing(&isTimeOut, 0s)) == kNoLabel);
+  rig.await_count(EventKind::pool_state, "no-result", 1);
+  std::atomic<bool> ran{false};
+  REQUIRE(wp->AddTask(WTask{.Do = [&](std::any&, std::any&) { return ran = true; }, .InParam = 1, .OutParam = 2}) ==
+          kNoLabel);
+  rig.clock.advance(1h);  // nothing wakes the worker: in Go, never
+  CHECK_FALSE(ran);
+  CHECK(wp->GetCurrentGoNumber() == 1);  // still counted
+  CHECK(wp->counters_() == Counters{1, 0, 1, 0});
+  CHECK_FALSE(poll(isTimeOut));
+
+  wp->Stop();  // Go's would wait for ever; here the worker is released and drains the channel
+  CHECK(ran);
+  CHECK_FALSE(poll(isTimeOut));  // the worker's own `ok` check: nothing sent
+  CHECK(rig.count(EventKind::pool_state, "stop-would-hang") == 1);
+  CHECK(rig.count(EventKind::pool_state, "task-timeout") == 1);
 }
 
 TEST_CASE("weedge: AddTask blocks on a full channel; Stop waits up to 30 s for it, then closes the channel under it") {

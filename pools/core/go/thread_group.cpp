@@ -6,7 +6,7 @@
 namespace poolscope::go {
 
 void ThreadGroup::go(std::string name, std::move_only_function<void()> body) {
-  join_finished();
+  if (joins_ == Joins::in_go) join_finished();
   std::lock_guard g(m_);
   auto it = threads_.emplace(threads_.end());
   try {
@@ -15,6 +15,8 @@ void ThreadGroup::go(std::string name, std::move_only_function<void()> body) {
     it->thread = Thread(std::move(name), [this, it, body = std::move(body)]() mutable {
       body();
       body = nullptr;  // release the closure's captures before reporting done
+      // Not yet on done_: no thread joins this one while it joins the others.
+      if (joins_ == Joins::in_finishing) join_finished();
       std::lock_guard g(m_);
       done_.push_back(it);
     });

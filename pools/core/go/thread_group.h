@@ -4,6 +4,10 @@
 // stack, its kernel task) until then. So, as folly's ThreadPoolExecutor does
 // (joinStoppedThreads), a thread's last act is to put itself on the group's
 // finished list, and the group joins those on the next go() or when asked.
+// A group whose go() is called on a submitter's path (gopool starts a worker
+// inside the caller's CtxGo, where Go's `go` costs the caller about a
+// microsecond) can leave the joins to the threads instead: each joins, as it
+// finishes, those that finished before it, and go() joins none.
 #pragma once
 
 #include <cstddef>
@@ -21,13 +25,18 @@ namespace poolscope::go {
 
 class ThreadGroup {
  public:
-  ThreadGroup() = default;
+  // Who joins a finished thread (besides join_finished() and wait()).
+  enum class Joins {
+    in_go,         // the next go(): its caller pays for the joins
+    in_finishing,  // the next thread to finish: go() pays for none
+  };
+  explicit ThreadGroup(Joins joins = Joins::in_go) : joins_(joins) {}
   ThreadGroup(const ThreadGroup&) = delete;
   ThreadGroup& operator=(const ThreadGroup&) = delete;
   ~ThreadGroup() { wait(); }
 
   // go f(): runs `body` on a new thread named `name`, after joining the
-  // threads that have finished. Throws std::system_error if the OS refuses
+  // threads that have finished (Joins::in_go). Throws std::system_error if the OS refuses
   // the thread (a goroutine cannot fail to start; a thread can).
   void go(std::string name, std::move_only_function<void()> body);
 
@@ -54,6 +63,7 @@ class ThreadGroup {
   // Joins the claimed entries, then forgets them.
   void join_and_erase(const std::vector<Entry>& mine);
 
+  const Joins joins_;
   mutable Mutex m_;
   std::list<Started> threads_;  // started, not yet joined
   std::vector<Entry> done_;     // of those, the ones whose body returned
