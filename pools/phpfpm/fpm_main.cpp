@@ -13,6 +13,13 @@ using namespace rules;
 void fpm_worker_pool_s::fpm_child_main(fpm_child_s& child) {
   std::unique_lock lock(m_);
   Label why = kNoLabel;
+  // C++: fork() has returned; the child sets itself up (fpm_child_init, the
+  // SAPI's startup) before its first accept(), child_start_ after its
+  // fork. Its scoreboard slot is not idle meanwhile: ondemand's master, woken
+  // again, forks another. A shutdown cuts it short.
+  const Time ready = child.started + config.child_start_;
+  while (!child.quit && fpm_state == FPM_PCTL_STATE_NORMAL && trace.clock().now() < ready)
+    accept_.wait_until(lock, trace.clock(), ready);
   for (;;) {
     // fpm_request_accepting()
     child.request_stage = FPM_REQUEST_ACCEPTING;
@@ -31,6 +38,7 @@ void fpm_worker_pool_s::fpm_child_main(fpm_child_s& child) {
     }
     Job job = std::move(listening_socket.front());
     listening_socket.pop_front();
+    room_.notify_all();  // C++: a client waiting in a blocking connect() may enter
 
     // fpm_request_reading_headers()
     child.request_stage = FPM_REQUEST_READING_HEADERS;
