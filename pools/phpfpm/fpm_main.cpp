@@ -13,13 +13,10 @@ using namespace rules;
 void fpm_worker_pool_s::fpm_child_main(fpm_child_s& child) {
   std::unique_lock lock(m_);
   Label why = kNoLabel;
-  // C++: fork() has returned; the child sets itself up (fpm_child_init, the
-  // SAPI's startup) before its first accept(), child_start_ after its
-  // fork. Its scoreboard slot is not idle meanwhile: ondemand's master, woken
-  // again, forks another. A shutdown cuts it short.
-  const Time ready = child.started + config.child_start_;
-  while (!child.quit && fpm_state == FPM_PCTL_STATE_NORMAL && trace.clock().now() < ready)
-    accept_.wait_until(lock, trace.clock(), ready);
+  // C++: a thread has nothing to set up: it waits in accept() at once. A
+  // real child first runs fpm_child_init and the SAPI's startup, 1 to 2 ms,
+  // before its first accept(); its scoreboard slot says so, and so does this
+  // one's for child_start_ after its fork (fpm_request_is_idle_).
   for (;;) {
     // fpm_request_accepting()
     child.request_stage = FPM_REQUEST_ACCEPTING;

@@ -74,7 +74,7 @@ void fpm_worker_pool_s::fpm_pctl_perform_idle_server_maintenance(Time now) {
 
   // C++: cur_lq, the backlog's length for the status page, is listening_socket.size().
   for (fpm_child_s& child : children) {
-    if (child.request_stage == FPM_REQUEST_ACCEPTING) {  // fpm_request_is_idle
+    if (fpm_request_is_idle_(child, now)) {
       if (last_idle_child == nullptr || child.started < last_idle_child->started) last_idle_child = &child;
       idle++;
     } else {
@@ -175,9 +175,10 @@ void fpm_worker_pool_s::fpm_pctl_on_socket_accept() {
     }
     return;
   }
+  const Time now = trace.clock().now();
   for (const fpm_child_s& child : children) {
     // if there is at least on idle child, it will handle the connection, stop here
-    if (child.request_stage == FPM_REQUEST_ACCEPTING) return;
+    if (fpm_request_is_idle_(child, now)) return;
   }
   warn_max_children = 0;
   fpm_children_make(true, 1, kOndemandAccept);
@@ -185,6 +186,10 @@ void fpm_worker_pool_s::fpm_pctl_on_socket_accept() {
 }
 
 // --- C++ --------------------------------------------------------------------
+
+bool fpm_worker_pool_s::fpm_request_is_idle_(const fpm_child_s& child, Time now) const {
+  return child.request_stage == FPM_REQUEST_ACCEPTING && now >= child.started + config.child_start_;
+}
 
 // struct timeval's tv_sec from fpm_clock_get (CLOCK_MONOTONIC). C++: the
 // pool's clock starts at 0; the monotonic clock then read a whole second
@@ -204,8 +209,9 @@ Counters fpm_worker_pool_s::counters_() const {
 
 int fpm_worker_pool_s::idle_() const {
   std::lock_guard lock(m_);
+  const Time now = trace.clock().now();
   return static_cast<int>(std::count_if(children.begin(), children.end(),
-                                        [](const fpm_child_s& c) { return c.request_stage == FPM_REQUEST_ACCEPTING; }));
+                                        [&](const fpm_child_s& c) { return fpm_request_is_idle_(c, now); }));
 }
 
 int fpm_worker_pool_s::idle_spawn_rate_() const {

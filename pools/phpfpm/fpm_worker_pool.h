@@ -125,6 +125,9 @@ class fpm_worker_pool_s {
   void fpm_child_main(fpm_child_s& child);
   // C++: fork() as a thread; false if the OS refused it ("fork() failed").
   bool fork_(Label rule);
+  // fpm_request_is_idle: the child waits in accept(). C++: and its
+  // child_start_ since its fork has passed (a thread has no start-up).
+  bool fpm_request_is_idle_(const fpm_child_s& child, Time now) const;
   // C++: fpm_clock_get()'s tv_sec at pool time t (clock_phase_ after a whole second at t = 0).
   std::int64_t fpm_clock_sec_(Time t) const;
   // C++: the kernel's side (fpm_sockets.cpp): a connection into the backlog;

@@ -129,24 +129,40 @@ TEST_CASE("phpfpm ondemand: connections that arrive while the master forks wake 
   Gate gate;
   for (int i = 0; i < 5; ++i) REQUIRE(wp.connect_(Job{wp.trace_().submitted(), gate.task()}) == kNoLabel);
   rig.await_count(EventKind::worker_spawned, "ondemand-accept", 1);  // one wake-up: one fork
+  gate.await_arrivals(1);
   // The master is in fork() until 0.6 ms: five more connections, one event.
   for (int i = 0; i < 5; ++i) REQUIRE(wp.connect_(Job{wp.trace_().submitted(), gate.task()}) == kNoLabel);
   rig.clock.advance(600us);
-  rig.await_count(EventKind::worker_spawned, "ondemand-accept", 2);  // the first child is still starting
-  rig.clock.advance(900us);  // 1.5 ms: the first child reaches accept() and takes a connection
-  gate.await_arrivals(1);
-  rig.clock.advance(600us);  // 2.1 ms: the second too
+  rig.await_count(EventKind::worker_spawned, "ondemand-accept", 2);
   gate.await_arrivals(2);
-  CHECK(rig.count(EventKind::worker_spawned) == 2);  // no connection since: no event, no fork
-  CHECK(wp.counters_() == Counters{2, 2, 8, 0});
+  rig.clock.advance(600us);  // 1.2 ms: back in epoll_wait; no connection since, no event, no fork
+  await_condition([&] { return wp.counters_() == Counters{2, 2, 8, 0}; }, "2 busy children, 8 waiting");
+  CHECK(rig.count(EventKind::worker_spawned) == 2);
   // A connection now wakes the master, which finds no idle child: a third.
   REQUIRE(wp.connect_(Job{wp.trace_().submitted(), gate.task()}) == kNoLabel);
   rig.await_count(EventKind::worker_spawned, "ondemand-accept", 3);
-  rig.clock.advance(2ms);
-  gate.await_arrivals(3);
   gate.open();
   wp.fpm_pctl_(false);
   CHECK(rig.count(EventKind::task_finished) == 11);
+}
+
+TEST_CASE("phpfpm ondemand: a child is not idle until child_start after its fork, so the master forks again") {
+  ManualRig rig;
+  fpm_worker_pool_config_s c = ondemand_config(10, 10);
+  c.child_start_ = 1500us;
+  fpm_worker_pool_s wp(c, rig.target());
+  REQUIRE(wp.connect_(Job{wp.trace_().submitted(), [] {}}) == kNoLabel);
+  rig.await_count(EventKind::task_finished, "", 1);  // served; the child waits in accept(), still starting
+  rig.clock.advance(600us);
+  REQUIRE(wp.connect_(Job{wp.trace_().submitted(), [] {}}) == kNoLabel);
+  rig.await_count(EventKind::worker_spawned, "ondemand-accept", 2);
+  rig.await_count(EventKind::task_finished, "", 2);
+  rig.clock.advance(1500us);  // 2.1 ms: both have started
+  await_condition([&] { return wp.idle_() == 2; }, "2 idle children");
+  REQUIRE(wp.connect_(Job{wp.trace_().submitted(), [] {}}) == kNoLabel);
+  rig.await_count(EventKind::task_finished, "", 3);
+  CHECK(rig.count(EventKind::worker_spawned) == 2);
+  wp.fpm_pctl_(false);
 }
 
 TEST_CASE("phpfpm: the backlog holds listen.backlog + 1; -1 (8.2's default) and anything above somaxconn hold somaxconn + 1") {

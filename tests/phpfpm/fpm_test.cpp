@@ -153,6 +153,25 @@ TEST_CASE("phpfpm: dynamic forks 1, 2, 4, 8 ... per second while short of min_sp
   wp.fpm_pctl_(false);
 }
 
+TEST_CASE("phpfpm: the spawn rate doubles once a second up to pm.max_spawn_rate 32, then stays there") {
+  // Confirmed on php-fpm 8.2.36 (issue 42 item 6): 1, 2, 4, 8, ... then the cap.
+  Rig rig;
+  fpm_worker_pool_s wp(dynamic(200, 100, 100, 150), rig.target());
+  Gate gate;
+  for (int i = 0; i < 100; ++i) REQUIRE(wp.connect_(Job{wp.trace_().submitted(), gate.task()}) == kNoLabel);
+  gate.await_arrivals(100);
+  const std::vector<std::size_t> forks = {1, 2, 4, 8, 16, 32, 32, 5};  // the last: min_spare - idle
+  std::size_t total = 0;
+  for (std::size_t t = 0; t < forks.size(); ++t) {
+    CAPTURE(t + 1);
+    tick(rig, wp, t + 1);
+    total += forks[t];
+    CHECK(spawned(rig, "spare-spawn") == total);
+  }
+  gate.open();
+  wp.fpm_pctl_(false);
+}
+
 TEST_CASE("phpfpm: pm.max_spawn_rate 5 is checked before doubling: the rates are 1, 2, 4, 8, 8") {
   Rig rig;
   fpm_worker_pool_config_s c = dynamic(80, 30, 30, 45);
