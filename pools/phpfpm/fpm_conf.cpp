@@ -1,5 +1,5 @@
-// fpm_conf.c (PHP 8.2.32, Debian 12's source package; 8.2.36 is the same
-// here): the defaults, then the checks in fpm_conf_process_all_pools' order,
+// fpm_conf.c (PHP 8.2.32, Debian 12's source package; 8.2.33 to 8.2.36,
+// the version measured, are security releases): the defaults, then the checks in fpm_conf_process_all_pools' order,
 // with its texts ("[pool %s] ..." filled in).
 #include "pools/phpfpm/fpm_conf.h"
 

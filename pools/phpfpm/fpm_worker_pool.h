@@ -1,7 +1,7 @@
 // php-fpm's process manager (php/php-src sapi/fpm/fpm: fpm_process_ctl.c at
 // 8daa1d9, fpm_children.c at 00443c7, fpm_conf.c at 1851e77; checked against
-// PHP 8.2.32, Debian 12's source package, whose process manager is 8.2.36's,
-// the version measured: pm.max_spawn_rate, the SIGKILL of a child chosen
+// PHP 8.2.32, Debian 12's source package (8.2.33 to 8.2.36, the version
+// measured, are security releases): pm.max_spawn_rate, the SIGKILL of a child chosen
 // twice, listen.backlog -1). A master forks children that accept()
 // connections straight from the pool's listening socket: the kernel's listen
 // backlog is the only queue. Once a second the master reads every child's
