@@ -51,8 +51,9 @@ int fpm_worker_pool_s::fpm_children_make(bool in_event_loop, int nb_to_spawn, La
 }
 
 void fpm_worker_pool_s::fpm_children_create_initial() {
-  // ondemand registers the edge-triggered accept event instead: connect_()
-  // calls fpm_pctl_on_socket_accept.
+  // ondemand registers the listening socket's event instead (FPM_EV_READ |
+  // FPM_EV_EDGE, fpm_pctl_on_socket_accept): a connection readies it
+  // (listen_queue_push_), the master's event loop fires it.
   if (config.pm == PM_STYLE_ONDEMAND) return;
   fpm_children_make(false, 0, config.pm == PM_STYLE_STATIC ? kStaticChildren : kStartServers);
 }
@@ -65,8 +66,9 @@ fpm_worker_pool_s::fpm_worker_pool_s(fpm_worker_pool_config_s c, const TraceTarg
   // fpm_event_add(&heartbeat, FPM_IDLE_SERVER_MAINTENANCE_HEARTBEAT): armed now, not when the master's thread runs.
   const Time first = trace.clock().now() + FPM_IDLE_SERVER_MAINTENANCE_HEARTBEAT;
   try {
-    master_thread_ =
-        Thread("php-fpm-master", [this, first] { fpm_pctl_perform_idle_server_maintenance_heartbeat(first); });
+    master_thread_ = Thread("php-fpm-master", [this, first] { fpm_event_loop(first); });
+    // C++: the TCP client's kernel, which retransmits the SYNs a full backlog dropped.
+    if (config.client_ == FPM_CLIENT_TCP_) tcp_client_thread_ = Thread("tcp-client", [this] { tcp_client_retransmit_(); });
   } catch (...) {
     // C++: no master, no pool (php-fpm would not start). The children
     // already forked are told to quit and joined first, or destroying them
@@ -85,6 +87,7 @@ bool fpm_worker_pool_s::fork_(Label rule) {
   child.pid = trace.new_worker_id();
   child.started = trace.clock().now();
   running_children++;
+  forks_++;
   trace.spawned(child.pid, rule);
   try {
     children_threads_.go("php-fpm-" + std::to_string(child.pid), [this, &child] { fpm_child_main(child); });

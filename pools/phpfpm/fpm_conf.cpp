@@ -1,5 +1,6 @@
-// fpm_conf.c: the defaults, then the checks in fpm_conf_process_all_pools'
-// order, with its texts ("[pool %s] ..." filled in).
+// fpm_conf.c (PHP 8.2.32, Debian 12's source package; 8.2.33 to 8.2.36,
+// the version measured, are security releases): the defaults, then the checks in fpm_conf_process_all_pools' order,
+// with its texts ("[pool %s] ..." filled in).
 #include "pools/phpfpm/fpm_conf.h"
 
 #include <string>
@@ -78,11 +79,13 @@ conf_check fpm_conf_process_all_pools(fpm_worker_pool_config_s& c) {
       r.error = pool + "pm.process_idle_timeout(" + d(c.pm_process_idle_timeout) + "s) must be greater than 0s";
       return r;
     }
+    // 8.2: only a backlog below -1 is "too low" (FPM_BACKLOG_DEFAULT is -1
+    // since 8.2), so no backlog a user sets to 0 or more is ever warned of.
     if (c.listen_backlog < FPM_BACKLOG_DEFAULT) {
-      // 1851e77 logs this and keeps the value; older versions also raised it.
       r.notices.push_back(pool + "listen.backlog(" + d(c.listen_backlog) +
                           ") was too low for the ondemand process manager. I updated it for you to " +
                           d(FPM_BACKLOG_DEFAULT) + ".");
+      c.listen_backlog = FPM_BACKLOG_DEFAULT;
     }
     // certainly useless but proper
     c.pm_start_servers = 0;

@@ -13,6 +13,10 @@ using namespace rules;
 void fpm_worker_pool_s::fpm_child_main(fpm_child_s& child) {
   std::unique_lock lock(m_);
   Label why = kNoLabel;
+  // C++: a thread has nothing to set up: it waits in accept() at once. A
+  // real child first runs fpm_child_init and the SAPI's startup, 1 to 2 ms,
+  // before its first accept(); its scoreboard slot says so, and so does this
+  // one's for child_start_ after its fork (fpm_request_is_idle_).
   for (;;) {
     // fpm_request_accepting()
     child.request_stage = FPM_REQUEST_ACCEPTING;
@@ -31,6 +35,7 @@ void fpm_worker_pool_s::fpm_child_main(fpm_child_s& child) {
     }
     Job job = std::move(listening_socket.front());
     listening_socket.pop_front();
+    room_.notify_all();  // C++: a client waiting in a blocking connect() may enter
 
     // fpm_request_reading_headers()
     child.request_stage = FPM_REQUEST_READING_HEADERS;

@@ -1,6 +1,6 @@
 // fpm_process_ctl.c, in its order: fpm_pctl (C++: fpm_pctl_, poolscope's
 // shutdown), fpm_pctl_kill_idle_child, fpm_pctl_perform_idle_server_maintenance,
-// its heartbeat, fpm_pctl_on_socket_accept. Then C++'s connect_ and the state.
+// its heartbeat, fpm_pctl_on_socket_accept. Then C++'s clock and the state.
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -10,12 +10,6 @@
 namespace poolscope::phpfpm {
 
 using namespace rules;
-
-namespace {
-// struct timeval's tv_sec, on the pool's clock. C++: the clock's origin
-// stands for a whole second.
-std::int64_t tv_sec(Time t) { return std::chrono::duration_cast<std::chrono::seconds>(t).count(); }
-}  // namespace
 
 // fpm_pctl(FPM_PCTL_STATE_FINISHING or _TERMINATING, FPM_PCTL_ACTION_SET),
 // then fpm_pctl_action_next's signal to every child, and the wait for the
@@ -36,12 +30,17 @@ int fpm_worker_pool_s::fpm_pctl_(bool terminating) {
       if (terminating) {
         for (; !listening_socket.empty(); listening_socket.pop_front(), ++dropped)
           trace.dropped(listening_socket.front().id, kBacklogReset);
+        // C++: the TCP client's connections still retransmitting a SYN are
+        // reset too (the socket is gone).
+        for (; !syn_sent.empty(); syn_sent.pop_front(), ++dropped) trace.dropped(syn_sent.front().job.id, kBacklogReset);
         for (fpm_child_s& child : children) child.quit = true, child.quit_rule = kTerminating;  // SIGTERM
       }
       accept_.notify_all();
+      tcp_client_.notify_all();
     }
   }
   if (master_thread_.joinable()) master_thread_.join();
+  if (tcp_client_thread_.joinable()) tcp_client_thread_.join();  // C++: its last SYN is in the backlog
   for (;;) {
     children_threads_.wait();
     std::lock_guard lock(m_);
@@ -75,7 +74,7 @@ void fpm_worker_pool_s::fpm_pctl_perform_idle_server_maintenance(Time now) {
 
   // C++: cur_lq, the backlog's length for the status page, is listening_socket.size().
   for (fpm_child_s& child : children) {
-    if (child.request_stage == FPM_REQUEST_ACCEPTING) {  // fpm_request_is_idle
+    if (fpm_request_is_idle_(child, now)) {
       if (last_idle_child == nullptr || child.started < last_idle_child->started) last_idle_child = &child;
       idle++;
     } else {
@@ -96,7 +95,10 @@ void fpm_worker_pool_s::fpm_pctl_perform_idle_server_maintenance(Time now) {
     // "[pool %s] currently %d active children, %d spare children"
     if (last_idle_child == nullptr) return;
     // fpm_request_last_activity(last_idle_child, &last)
-    if (tv_sec(last_idle_child->tv) < tv_sec(now) - config.pm_process_idle_timeout) {
+    // fpm_clock_get(&now): CLOCK_MONOTONIC's whole seconds, so the stop
+    // falls timeout to timeout + 1 s after the child went idle, by the
+    // clock's phase.
+    if (fpm_clock_sec_(last_idle_child->tv) < fpm_clock_sec_(now) - config.pm_process_idle_timeout) {
       stopped += last_idle_child->idle_kill ? 0 : 1;
       fpm_pctl_kill_idle_child(*last_idle_child, kIdleTimeout, now);
     }
@@ -156,21 +158,14 @@ void fpm_worker_pool_s::fpm_pctl_perform_idle_server_maintenance(Time now) {
   idle_spawn_rate = 1;
 }
 
-// The persistent FPM_IDLE_SERVER_MAINTENANCE_HEARTBEAT timer of the master's
-// event loop. C++: the master is a thread waiting on the pool's clock; like
-// php-fpm's persistent timer, it re-arms from the time it fired.
-void fpm_worker_pool_s::fpm_pctl_perform_idle_server_maintenance_heartbeat(Time next) {
-  std::unique_lock lock(m_);
-  while (!master_stop_) {
-    master_.wait_until(lock, trace.clock(), next);
-    if (master_stop_) break;
-    const Time now = trace.clock().now();
-    if (now < next) continue;
-    next = now + FPM_IDLE_SERVER_MAINTENANCE_HEARTBEAT;  // before the tick is traced
-    if (fpm_pctl_can_spawn_children()) fpm_pctl_perform_idle_server_maintenance(now);
-  }
+// The persistent FPM_IDLE_SERVER_MAINTENANCE_HEARTBEAT timer's callback;
+// fpm_event_loop (fpm_events.cpp) fires it once a second.
+void fpm_worker_pool_s::fpm_pctl_perform_idle_server_maintenance_heartbeat(Time now) {
+  if (fpm_pctl_can_spawn_children()) fpm_pctl_perform_idle_server_maintenance(now);
 }
 
+// The listening socket's event (ondemand): once per wake-up of the master,
+// not once per connection (fpm_event_loop).
 void fpm_worker_pool_s::fpm_pctl_on_socket_accept() {
   if (running_children >= config.pm_max_children) {
     if (!warn_max_children) {
@@ -180,9 +175,10 @@ void fpm_worker_pool_s::fpm_pctl_on_socket_accept() {
     }
     return;
   }
+  const Time now = trace.clock().now();
   for (const fpm_child_s& child : children) {
     // if there is at least on idle child, it will handle the connection, stop here
-    if (child.request_stage == FPM_REQUEST_ACCEPTING) return;
+    if (fpm_request_is_idle_(child, now)) return;
   }
   warn_max_children = 0;
   fpm_children_make(true, 1, kOndemandAccept);
@@ -191,34 +187,31 @@ void fpm_worker_pool_s::fpm_pctl_on_socket_accept() {
 
 // --- C++ --------------------------------------------------------------------
 
-Label fpm_worker_pool_s::connect_(Job job) {
-  std::lock_guard lock(m_);
-  const TaskId id = job.id;
-  // C++: Linux admits backlog + 1 connections and caps the backlog at
-  // somaxconn; here it holds exactly listen.backlog.
-  if (static_cast<int>(listening_socket.size()) >= std::max(config.listen_backlog, 0)) {
-    trace.refused(id, kBacklogFull);
-    return kBacklogFull;
-  }
-  listening_socket.push_back(std::move(job));
-  trace.queued(id, kListenBacklog, static_cast<std::int64_t>(listening_socket.size()));
-  accept_.notify_all();
-  // One accept event per connection. C++: a real burst can coalesce into
-  // fewer edge-triggered events, and so fewer forks.
-  if (config.pm == PM_STYLE_ONDEMAND && fpm_pctl_can_spawn_children()) fpm_pctl_on_socket_accept();
-  return kNoLabel;
+bool fpm_worker_pool_s::fpm_request_is_idle_(const fpm_child_s& child, Time now) const {
+  return child.request_stage == FPM_REQUEST_ACCEPTING && now >= child.started + config.child_start_;
+}
+
+// struct timeval's tv_sec from fpm_clock_get (CLOCK_MONOTONIC). C++: the
+// pool's clock starts at 0; the monotonic clock then read a whole second
+// and clock_phase_.
+std::int64_t fpm_worker_pool_s::fpm_clock_sec_(Time t) const {
+  return std::chrono::duration_cast<std::chrono::seconds>(t + config.clock_phase_).count();
 }
 
 Counters fpm_worker_pool_s::counters_() const {
   std::lock_guard lock(m_);
+  // queued: the backlog, and the TCP connections waiting for a retransmission;
+  // blocked: the clients waiting in a blocking connect().
   return Counters{static_cast<std::uint32_t>(running_children), static_cast<std::uint32_t>(busy_),
-                  static_cast<std::uint32_t>(listening_socket.size()), 0};
+                  static_cast<std::uint32_t>(listening_socket.size() + syn_sent.size()),
+                  static_cast<std::uint32_t>(next_ticket_ - now_serving_)};
 }
 
 int fpm_worker_pool_s::idle_() const {
   std::lock_guard lock(m_);
+  const Time now = trace.clock().now();
   return static_cast<int>(std::count_if(children.begin(), children.end(),
-                                        [](const fpm_child_s& c) { return c.request_stage == FPM_REQUEST_ACCEPTING; }));
+                                        [&](const fpm_child_s& c) { return fpm_request_is_idle_(c, now); }));
 }
 
 int fpm_worker_pool_s::idle_spawn_rate_() const {

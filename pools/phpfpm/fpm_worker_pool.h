@@ -1,17 +1,20 @@
 // php-fpm's process manager (php/php-src sapi/fpm/fpm: fpm_process_ctl.c at
-// 8daa1d9, fpm_children.c at 00443c7, fpm_conf.c at 1851e77; PHP 8.2-8.3,
-// with pm.max_spawn_rate and the SIGKILL of a child chosen twice). A master
-// forks children that accept() connections straight from the pool's
-// listening socket: the kernel's listen backlog is the only queue, and past
-// it a connection is refused. Once a second the master reads every child's
+// 8daa1d9, fpm_children.c at 00443c7, fpm_conf.c at 1851e77; checked against
+// PHP 8.2.32, Debian 12's source package (8.2.33 to 8.2.36, the version
+// measured, are security releases): pm.max_spawn_rate, the SIGKILL of a child chosen
+// twice, listen.backlog -1). A master forks children that accept()
+// connections straight from the pool's listening socket: the kernel's listen
+// backlog is the only queue. Once a second the master reads every child's
 // scoreboard stage (idle = waiting in accept) and forks or stops children:
 //   static    pm.max_children children, always
 //   dynamic   keep the idle children between pm.min_spare_servers and
 //             pm.max_spare_servers: one stopped per second when too many are
 //             idle; when too few, fork at a rate that doubles every second
 //             while still short (1, 2, 4 ... up to pm.max_spawn_rate)
-//   ondemand  fork one child per connection that finds none idle; stop the
-//             oldest idle child once idle past pm.process_idle_timeout
+//   ondemand  the listening socket's edge-triggered event wakes the master:
+//             if no child is idle, it forks one, once per wake-up (not per
+//             connection); the oldest idle child is stopped once idle past
+//             pm.process_idle_timeout, in whole seconds of CLOCK_MONOTONIC
 // A child that has served pm.max_requests exits and is replaced at once.
 //
 // C++: children are threads, not processes. That changes what a process
@@ -22,11 +25,15 @@
 // doubling, the warnings, the backlog. Signals become flags: SIGQUIT ("finish
 // this request, accept no other") is the child's quit flag; SIGKILL, which
 // has no thread analogue, is traced when a child is chosen a second time.
+// What a fork() and a child's start cost, and what the kernel and the client
+// do with a full backlog, are the model's parameters (fpm_conf.h, C++).
 //
 // Read the .cpp files beside php-fpm's: fpm_children.cpp (fpm_children.c),
-// fpm_process_ctl.cpp (fpm_process_ctl.c), fpm_main.cpp (the child's request
-// loop of fpm_main.c), fpm_conf.cpp (fpm_conf.c). The C names are kept; what
-// C++ adds ends in an underscore; a `// C++:` comment marks each difference.
+// fpm_process_ctl.cpp (fpm_process_ctl.c), fpm_events.cpp (fpm_events.c's
+// loop, the master's), fpm_main.cpp (the child's request loop of fpm_main.c),
+// fpm_sockets.cpp (the kernel's side of the listening socket, and the
+// client's), fpm_conf.cpp (fpm_conf.c). The C names are kept; what C++ adds
+// ends in an underscore; a `// C++:` comment marks each difference.
 #pragma once
 
 #include <atomic>
@@ -72,12 +79,18 @@ class fpm_worker_pool_s {
   fpm_worker_pool_s(const fpm_worker_pool_s&) = delete;
   fpm_worker_pool_s& operator=(const fpm_worker_pool_s&) = delete;
 
-  // C++: a client's connect(): the connection waits in the listen backlog
-  // until a child accepts it; refused (kBacklogFull) when the backlog is
-  // full. For ondemand, each connection is one accept event on the
-  // listening socket (fpm_pctl_on_socket_accept runs here, at once).
-  // Returns kNoLabel when the connection was queued.
+  // C++: a client's connect() (fpm_sockets.cpp): the connection waits in
+  // the listen backlog until a child accepts it. The backlog holds
+  // min(listen.backlog as unsigned, somaxconn) + 1 connections, as Linux's;
+  // when it is full, the client decides: refused (kBacklogFull, a
+  // non-blocking unix socket), a wait for room (a blocking one), or a SYN
+  // retransmitted later (TCP). For ondemand, a connection raises the
+  // listening socket's edge-triggered event; the master handles it.
+  // Returns kNoLabel when the connection was taken.
   Label connect_(Job job);
+  // C++: the listening socket closes (the pool shuts down): a client waiting
+  // in connect() is refused.
+  void fpm_listen_close_();
 
   // C++: poolscope's shutdown, after fpm_pctl. graceful ("finishing",
   // SIGQUIT): no more forks; the children serve the backlog, then exit.
@@ -90,6 +103,7 @@ class fpm_worker_pool_s {
   int idle_() const;  // C++: children whose stage is FPM_REQUEST_ACCEPTING
   int idle_spawn_rate_() const;
   int max_children_reached_() const;  // the scoreboard's "max children reached"
+  int listen_queue_limit_() const;    // C++: the connections the backlog holds
   const fpm_worker_pool_config_s& config_() const { return config; }
   PoolTrace& trace_() { return trace; }
   const PoolTrace& trace_() const { return trace; }
@@ -103,12 +117,24 @@ class fpm_worker_pool_s {
   bool fpm_pctl_can_spawn_children() const { return fpm_state == FPM_PCTL_STATE_NORMAL; }
   void fpm_pctl_kill_idle_child(fpm_child_s& child, Label rule, Time now);
   void fpm_pctl_perform_idle_server_maintenance(Time now);
-  void fpm_pctl_perform_idle_server_maintenance_heartbeat(Time first);
+  void fpm_pctl_perform_idle_server_maintenance_heartbeat(Time now);
   void fpm_pctl_on_socket_accept();
+  // fpm_events.c: the master's event loop, its only thread
+  void fpm_event_loop(Time first_heartbeat);
   // fpm_main.c: the child's request loop
   void fpm_child_main(fpm_child_s& child);
   // C++: fork() as a thread; false if the OS refused it ("fork() failed").
   bool fork_(Label rule);
+  // fpm_request_is_idle: the child waits in accept(). C++: and its
+  // child_start_ since its fork has passed (a thread has no start-up).
+  bool fpm_request_is_idle_(const fpm_child_s& child, Time now) const;
+  // C++: fpm_clock_get()'s tv_sec at pool time t (clock_phase_ after a whole second at t = 0).
+  std::int64_t fpm_clock_sec_(Time t) const;
+  // C++: the kernel's side (fpm_sockets.cpp): a connection into the backlog;
+  // is it full; the TCP client's kernel retransmitting dropped SYNs.
+  void listen_queue_push_(Job job);
+  bool listen_queue_full_() const;
+  void tcp_client_retransmit_();
 
   PoolTrace trace;
   const fpm_worker_pool_config_s config;
@@ -122,15 +148,37 @@ class fpm_worker_pool_s {
   int max_children_reached = 0;      // the scoreboard's counter
   int fpm_state = FPM_PCTL_STATE_NORMAL;
 
+  // The listening socket's event (fpm_children_create_initial registers it
+  // for ondemand, FPM_EV_READ | FPM_EV_EDGE). C++: epoll's ready list: a
+  // connection sets it, the master's wake-up takes it; connections that
+  // arrive before the master takes it make no second event.
+  bool ondemand_event_ready_ = false;
+
   // C++: one lock for what the master, the children and connect() share
   // (php-fpm's master is single-threaded; the scoreboard is shared memory).
   mutable Mutex m_;
   CondVar accept_;  // children waiting in accept()
-  CondVar master_;  // the master waiting for its next heartbeat
+  CondVar master_;  // the master waiting in epoll_wait: the socket's event or its next heartbeat
   bool master_stop_ = false;
-  int busy_ = 0;  // C++: children in a request
+  int busy_ = 0;   // C++: children in a request
+  int forks_ = 0;  // C++: every fork, so the master can spend fork_time_ per child it forked
+  // C++: the client's side (fpm_sockets.cpp). A blocking unix connect()
+  // waits its turn (tickets: first come first served) for room; a TCP
+  // connection whose SYN was dropped waits in the client's kernel for its
+  // retransmission.
+  struct syn_sent_ {
+    Job job;
+    Time retransmit;
+    int attempts = 0;
+  };
+  CondVar room_;
+  std::uint64_t next_ticket_ = 0, now_serving_ = 0;
+  bool listen_closed_ = false;
+  std::deque<syn_sent_> syn_sent;
+  CondVar tcp_client_;
   go::ThreadGroup children_threads_;
   Thread master_thread_;
+  Thread tcp_client_thread_;
 };
 
 }  // namespace poolscope::phpfpm

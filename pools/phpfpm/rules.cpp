@@ -7,8 +7,15 @@ const Label kListenBacklog =
                  "idle child accepts it");
 const Label kBacklogFull =
     intern_label("backlog-full",
-                 "php-fpm: the listen backlog (listen.backlog) is full: the kernel refuses the connection (the "
-                 "web server answers 502)");
+                 "php-fpm: the listen backlog (listen.backlog + 1 connections) is full: a non-blocking connect() "
+                 "on the unix socket fails with EAGAIN (nginx answers 502)");
+const Label kSynDropped =
+    intern_label("syn-dropped",
+                 "Linux, TCP: the listen backlog is full, the SYN is dropped; the client's kernel sends it again "
+                 "after 1 s (then its half-open connection every 200 ms, doubling): late, not refused (arg: attempts)");
+const Label kSynRetransmit =
+    intern_label("syn-retransmit",
+                 "Linux, TCP: a retransmission found room: the connection is in the backlog (arg: attempts)");
 const Label kAccept =
     intern_label("accept", "php-fpm: an idle child accept()ed the oldest connection of the backlog (children compete)");
 const Label kAccepting = intern_label(
@@ -23,8 +30,9 @@ const Label kSpareSpawn =
                  "spawn rate, which doubles every tick while still short, up to pm.max_spawn_rate");
 const Label kOndemandAccept =
     intern_label("ondemand-accept",
-                 "php-fpm ondemand: a connection found no idle child and fewer than pm.max_children: \"got "
-                 "accept without idle child available .... I forked\"");
+                 "php-fpm ondemand: the master woke for the listening socket's edge-triggered event and found no "
+                 "idle child: one fork per wake-up, however many connections arrived: \"got accept without idle "
+                 "child available .... I forked\"");
 const Label kRespawn =
     intern_label("respawn", "php-fpm: a child exited on its own (pm.max_requests, a crash): another is forked at once");
 const Label kDrainOnShutdown =
@@ -74,7 +82,7 @@ const Label kStartServersNotSet =
 const Label kBacklogTooLow =
     intern_label("backlog-too-low",
                  "php-fpm: \"listen.backlog(%d) was too low for the ondemand process manager. I updated it for "
-                 "you to %d.\" (logged only)");
+                 "you to %d.\" (8.2: only below -1)");
 const Label kStateFinishing =
     intern_label("FINISHING", "php-fpm: switching to 'finishing' state (SIGQUIT): no more forks, children finish");
 const Label kStateTerminating =

@@ -8,6 +8,8 @@ namespace poolscope::phpfpm::rules {
 // Connections
 extern const Label kListenBacklog;  // queued: the connection waits in the listen backlog
 extern const Label kBacklogFull;    // refused: the backlog is full, connect() fails
+extern const Label kSynDropped;     // queued / state: TCP, the backlog is full: the SYN is dropped, sent again later
+extern const Label kSynRetransmit;  // state: TCP, a retransmitted SYN found room: the connection is in the backlog
 extern const Label kAccept;         // handoff: an idle child accept()ed it (children compete, FIFO)
 extern const Label kAccepting;      // idle: the child waits in accept() (scoreboard "Idle")
 // Forks

@@ -31,7 +31,13 @@ TEST_CASE("phpfpm registry: www.conf's defaults, none live") {
   CHECK(d.param("pm.max_spare_servers")->default_value == 3);
   CHECK(d.param("pm.max_spawn_rate")->default_value == 32);
   CHECK(d.param("pm.process_idle_timeout")->default_value == "10s");
-  CHECK(d.param("listen.backlog")->default_value == 511);
+  CHECK(d.param("listen.backlog")->default_value == -1);  // PHP 8.2: somaxconn
+  // The model around php-fpm, as measured on Debian 12.
+  CHECK(d.param("net.core.somaxconn")->default_value == 4096);
+  CHECK(d.param("client")->default_value == "nonblocking-unix");
+  CHECK(d.param("fork_time")->default_value == "600us");
+  CHECK(d.param("child_start")->default_value == "1.5ms");
+  CHECK(d.param("clock_phase")->default_value == "0s");
   for (const ParamSpec& p : d.params) CHECK_FALSE(p.live);
 
   ManualClock clock;
