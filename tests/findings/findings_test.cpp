@@ -150,6 +150,20 @@ TEST_CASE("multipool's LeastTasks refuses in one sub-pool while the others idle"
   CHECK(f.of("refused-below-max", "ants-16").empty());
 }
 
+TEST_CASE("php-fpm's refusals with room say what makes its master fork, by process manager", "[findings]") {
+  // phpfpm-backlog's non-blocking clients against an ondemand pool: the
+  // backlog fills while the master forks one child per wake-up.
+  Found f = simulate("phpfpm-backlog", [](json& j) {
+    j["pools"][0]["config"]["pm"] = "ondemand";
+    j["pools"][0]["config"]["pm.max_children"] = 40;
+  });
+  check_well_formed(f);
+  auto refused = f.of("refused-below-max", "nonblocking-unix");
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].why.find("one child per wake-up of the master") != std::string::npos);
+  CHECK(refused[0].why.find("once a second") == std::string::npos);
+}
+
 TEST_CASE("overload's refusals all come at the maximum", "[findings]") {
   Found f = simulate("overload");
   check_well_formed(f);

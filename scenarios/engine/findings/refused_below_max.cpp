@@ -61,8 +61,13 @@ void refused_below_max(const PoolView& v, std::vector<Finding>& out) {
               " (" + by + ")";
   if (d == "ants-multi")
     f.why = "a task goes to one sub-pool, which refuses when full although the others have idle workers";
-  else if (d == "phpfpm")
-    f.why = "the backlog filled faster than the master forks children (once a second, at a doubling rate)";
+  else if (d == "phpfpm")  // what makes its master fork, by process manager (docs/pools/phpfpm.md)
+    f.why = v.outcome.config.value("pm", "") == "static"
+                ? "a static pool never forks more children: the backlog filled while every child was busy"
+            : v.outcome.config.value("pm", "") == "ondemand"
+                ? "the backlog filled faster than the master forks: one child per wake-up of the master (the "
+                  "listening socket's event is edge-triggered), and a new child is not idle until it reaches accept()"
+                : "the backlog filled faster than the master forks children (once a second, at a doubling rate)";
   else
     f.why = "the design refuses on its own count (a queue, a slot, a ready list), not on the workers it has or could start";
   f.parameter = max_knob(d);
