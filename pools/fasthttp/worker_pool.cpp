@@ -101,7 +101,7 @@ workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
     // C++: a goroutine always starts; a thread may not. Undo the count and refuse.
     {
       std::lock_guard g(lock);
-      if (--workersCount == 0) exited_.notify_all();
+      workersCount--;
     }
     trace_.exited(ch->worker_, rules::thread_create_failed());
     workerChanPool.Put(ch);
@@ -137,17 +137,13 @@ void WorkerPool::workerFunc(workerChan* ch) {
 
   {
     std::lock_guard g(lock);
-    if (--workersCount == 0) exited_.notify_all();
+    workersCount--;
   }
   trace_.exited(w, why);
 }
 
 void WorkerPool::join() {
   stopReady();
-  {
-    std::unique_lock g(lock);
-    exited_.wait(g, [&] { return workersCount == 0; });
-  }
   workers_.wait();
 }
 

@@ -74,9 +74,9 @@ class WorkerPool {
   bool serve(Task task, Label* refusal = nullptr);
 
   // C++: sends nil to the ready workers (as Stop does, so that a pool
-  // that was never started cannot hang here), waits until workersCount is 0
-  // and joins every thread the pool started. Call it after stop(), never
-  // while serve() runs.
+  // that was never started cannot hang here), then joins every thread the
+  // pool started (workers_.wait(), a WaitGroup: when it returns, workersCount
+  // is 0). Call it after stop(), never while serve() runs.
   void join();
   // C++: workersCount and len(ready), read under the lock, as poolscope
   // counters (busy = workersCount - len(ready); nothing ever queues).
@@ -108,12 +108,11 @@ class WorkerPool {
   int workersCount = 0;
   bool mustStop = false;
   std::vector<workerChan*> ready;   // the LIFO stack: release pushes, getCh pops, clean trims the bottom
-  CondVar exited_;  // notified when workersCount drops to 0, for join()
 
   std::unique_ptr<StopCh> stopCh;  // null: not started (Go: stopCh == nil)
   bool startOnce = false;          // rulego's sync.Once around Start's body
   Thread cleaner_;                 // C++: joined by stop(), which destroys stopCh
-  go::ThreadGroup workers_;        // C++: the workers' threads, joined as they finish
+  go::ThreadGroup workers_;        // C++: the workers' threads, joined as they finish; join() waits for them all
 };
 
 }  // namespace poolscope::fasthttp
