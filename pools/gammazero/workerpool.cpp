@@ -16,6 +16,7 @@
 #include <system_error>
 #include <utility>
 
+#include "pools/core/go/defer.h"
 #include "pools/core/go/select.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/wait_group.h"
@@ -111,6 +112,7 @@ void WorkerPool::pause(std::stop_token ctx) {
 
 // dispatch sends the next queued task to an available worker.
 void WorkerPool::dispatch() {
+  go::Defer closeStopped([&] { stoppedChan.close(); });  // defer close(p.stoppedChan)
   bool idle = false;
   int workerCount = 0;
   go::ThreadGroup wg;
@@ -205,7 +207,7 @@ void WorkerPool::worker(WorkerId id, handed task, Time idleSince) {
 // stop tells the dispatcher to exit, and whether or not to complete queued
 // tasks.
 void WorkerPool::stop(bool wait) {
-  std::call_once(stopOnce, [&] {
+  stopOnce.Do([&] {
     trace_.state(wait ? kStopWait : kStop);
     // Signal that workerpool is stopping, to unpause any paused workers.
     stopSignal.close();
@@ -222,8 +224,10 @@ void WorkerPool::stop(bool wait) {
     // Close task queue and wait for currently running tasks to finish.
     taskQueue.close();
   });
-  // <-p.stoppedChan. C++: joining the dispatcher is the same wait.
-  std::call_once(joined_, [&] { dispatcher_.join(); });
+  stoppedChan.recv();  // <-p.stoppedChan
+  // C++: the dispatcher's thread ends just after it closes stoppedChan; join
+  // it, so that no thread outlives stop() (a goroutine that returned is gone).
+  joined_.Do([&] { dispatcher_.join(); });
 }
 
 // processWaitingQueue puts new tasks onto the waiting queue, and removes

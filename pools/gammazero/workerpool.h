@@ -28,6 +28,7 @@
 #include <system_error>
 
 #include "pools/core/go/chan.h"
+#include "pools/core/go/once.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/time.h"
 #include "pools/core/pool_trace.h"
@@ -108,10 +109,11 @@ class WorkerPool {
   const Nanos idleTimeout_;
   go::Chan<Job> taskQueue;
   go::Chan<handed> workerQueue;
+  go::Chan<empty> stoppedChan;  // closed by dispatch as it returns
   go::Chan<empty> stopSignal;
   Deque<Job> waitingQueue;  // the dispatcher's alone
   mutable Mutex stopLock;
-  std::once_flag stopOnce;
+  go::Once stopOnce;
   bool stopped = false;  // under stopLock
   std::atomic<int> waiting{0};
   std::atomic<bool> wait{false};
@@ -119,7 +121,7 @@ class WorkerPool {
   std::atomic<int> workerCount_{0};  // C++: a mirror of dispatch's workerCount, for counters()
   std::atomic<int> abandoned_{0};    // C++: of `waiting`, the tasks Stop abandoned (queued no more)
   go::Timer timeout_;                // C++: made by New, so that the first tick does not depend on when dispatch runs
-  std::once_flag joined_;            // <-p.stoppedChan: the first caller joins the dispatcher, the others wait
+  go::Once joined_;                  // C++: the first stop() joins the dispatcher's thread, the others wait for it
   Thread dispatcher_;
 };
 
