@@ -22,6 +22,7 @@
 #pragma once
 
 #include "pools/core/clock.h"
+#include <expected>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -65,13 +66,13 @@ class WorkerPool {
   // interrupted: each finishes its task, sees mustStop in release and exits.
   // Like Go's, start() and stop() must not run concurrently with each other.
   void stop();
-  // Go: Serve. Hands `task` (not empty) to a worker (getCh), or returns false
-  // at once when every one of MaxWorkersCount workers is busy; then
-  // *refusal, if given, says why (no-idle-workers, or that the OS refused a
-  // thread, which a goroutine never does). Like Go's, it does not look at
+  // Go: Serve. Hands `task` (not empty) to a worker (getCh), or refuses it
+  // at once when every one of MaxWorkersCount workers is busy. Go returns
+  // false; here the error says why: no-idle-workers, or that the OS refused
+  // a thread, which a goroutine never is. Like Go's, it does not look at
   // mustStop: after stop() it still starts workers, each of which serves this
   // one task and exits.
-  bool serve(Task task, Label* refusal = nullptr);
+  std::expected<void, Label> serve(Task task);
 
   // C++: sends nil to the ready workers (as Stop does, so that a pool
   // that was never started cannot hang here), then joins every thread the
@@ -92,7 +93,9 @@ class WorkerPool {
   struct Closed {};  // Go's struct{}: stopCh carries nothing, it is only closed
   using StopCh = go::Chan<Closed>;
 
-  workerChan* getCh(TaskId task, Label& refusal);  // `task` only names the handoff in the trace
+  // Go's getCh: a ready worker's channel, or a new worker's; Go's nil is the
+  // error, the refusal's label. `task` only names the hand-off in the trace.
+  std::expected<workerChan*, Label> getCh(TaskId task);
   bool release(workerChan* ch);
   void workerFunc(workerChan* ch);
   void cleaner(StopCh& stop);  // the goroutine Start launches (clean.cpp)
