@@ -102,6 +102,9 @@ class WorkerPool {
   void runQueuedTasks();
   // C++: the helpers for what Go writes in one line.
   bool startWorker(go::ThreadGroup& wg, Job& task, Label rule);  // go worker(task, ...); false if the OS refused
+  bool retryRefusedWorker(go::ThreadGroup& wg, int& workerCount);  // a worker for the queue's head, after a refusal
+  std::int64_t readyWorkers() const;                                // for the trace of a tick
+  void traceTick(bool idle, std::int64_t ready, bool killed);
   void pushWaiting(Job task, Label rule);
 
   PoolTrace trace_;
