@@ -212,7 +212,8 @@ std::error_code PoolCommon::release_timeout(Nanos timeout) {
   }
   if (running() == 0) closeAllDone();
 
-  const Time deadline = timeout >= Time::max() - start ? Time::max() : start + timeout;  // timer := time.NewTimer(timeout)
+  const Time deadline =
+      timeout >= Time::max() - start ? Time::max() : start + timeout;  // timer := time.NewTimer(timeout)
   for (;;) {
     empty e;
     switch (go::select(go::after(clock(), deadline), go::recv(*allDone, e))) {
@@ -222,8 +223,7 @@ std::error_code PoolCommon::release_timeout(Nanos timeout) {
         // Go loops on the closed allDone until the purge and ticktock
         // goroutines have run their defers; spin_until is that loop.
         if (spin_until([&] {
-              return running() == 0 && (options_.DisablePurge || purgeDone_.load() == 1) &&
-                     ticktockDone_.load() == 1;
+              return running() == 0 && (options_.DisablePurge || purgeDone_.load() == 1) && ticktockDone_.load() == 1;
             }))
           return {};
     }

@@ -146,8 +146,8 @@ void WorkerPool::dispatch() {
             } else {
               // Enqueue task to be executed by next available worker. C++:
               // also when the OS refused the new worker's thread.
-              pushWaiting(std::move(h.task), workerCount < maxWorkers ? poolscope::rules::thread_create_failed()
-                                                                        : kWaitingQueue);
+              pushWaiting(std::move(h.task),
+                          workerCount < maxWorkers ? poolscope::rules::thread_create_failed() : kWaitingQueue);
             }
         }
         idle = false;

@@ -33,7 +33,7 @@ TEST_CASE("ants spin lock: threads incrementing under it lose no update") {
 
 TEST_CASE("ants cond: Wait releases the spin lock, Signal wakes exactly one waiter, Broadcast all") {
   SpinLock lock;
-  go::Cond<SpinLock> cond{lock};  // sync.NewCond(p.lock)
+  go::Cond<SpinLock> cond{lock};         // sync.NewCond(p.lock)
   int tickets = 0;                       // guarded by lock
   std::atomic<int> wakeups{0}, took{0};  // returns from Wait; waiters that took a ticket
   std::vector<ants::test::BoundedThread> waiters;

@@ -3,8 +3,8 @@
 // wait is on an event (a blocked thread, a latch), never on the wall clock.
 #include <atomic>
 #include <cstdlib>
-#include <stdexcept>
 #include <latch>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>

@@ -20,13 +20,13 @@
 // Release and goexit do not).
 //
 // Two differences. Go's Wait takes the ticket itself; here the caller may
-// take it earlier and pass it to Wait (ants' retrieveWorker does: see there). And a
-// waiter that holds its ticket but has not parked yet (it spins first, below)
-// returns on any Signal after its ticket, not only on one meant for it: as if
-// it woke spuriously, which Go's Wait never does. Every wait on a Cond
-// re-checks its condition (Go's doc asks for the loop), so that is an extra
-// retry. Go's Signal costs one atomic load
-// when nobody waits; counting the sleepers keeps that fast path.
+// take it earlier and pass it to Wait (ants' retrieveWorker does: see there).
+// And a waiter that holds its ticket but has not parked yet (it spins first,
+// below) returns on any Signal after its ticket, not only on one meant for
+// it: as if it woke spuriously, which Go's Wait never does. Every wait on a
+// Cond re-checks its condition (Go's doc asks for the loop), so that is an
+// extra retry. Go's Signal costs one atomic load when nobody waits; counting
+// the sleepers keeps that fast path.
 #pragma once
 
 #include <atomic>
