@@ -21,6 +21,8 @@
 #include <system_error>
 
 #include "pools/ants/rules.h"
+#include "pools/core/go/select.h"
+#include "pools/core/spin.h"
 
 namespace poolscope::ants {
 
@@ -97,7 +99,6 @@ void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
     }
   }
   purgeDone_.store(1);
-  closeAllDone();
 }
 
 // C++: Go stores time.Now() when the tick is received; this stores the
@@ -117,7 +118,6 @@ void PoolCommon::ticktock(go::Ticker& ticker) {
     now_.store((ticktockOrigin_ + since / nowTimeUpdateInterval * nowTimeUpdateInterval).count());
   }
   ticktockDone_.store(1);
-  closeAllDone();
 }
 
 void PoolCommon::goPurge() {
@@ -136,8 +136,14 @@ void PoolCommon::goTicktock() {
 }
 
 void PoolCommon::closeAllDone() {
-  { std::lock_guard g(allDoneM_); }  // a waiter between its check and its sleep still hears this
-  allDone_.notify_all();
+  std::shared_ptr<go::Chan<empty>> allDone;
+  std::shared_ptr<go::Once> once;
+  {
+    std::lock_guard g(allDoneM_);
+    allDone = allDone_;
+    once = once_;
+  }
+  once->Do([&] { allDone->close(); });
 }
 
 // --- accessors and controls ----------------------------------------------------
@@ -196,13 +202,32 @@ std::error_code PoolCommon::release_timeout(Nanos timeout) {
   const Time start = clock().now();  // before release() emits anything a test may wait for
   release();
 
-  // Go: wait for allDone or the timer; then for purge and ticktock to end.
-  const Time deadline = timeout >= Time::max() - start ? Time::max() : start + timeout;
-  std::unique_lock l(allDoneM_);
-  const bool done = allDone_.wait_until(l, clock(), deadline, [&] {
-    return running() == 0 && (options_.DisablePurge || purgeDone_.load() == 1) && ticktockDone_.load() == 1;
-  });
-  return done ? std::error_code{} : make_error_code(ErrTimeout);
+  // Go's purgeCh (purgeCtx.Done(), or allDone under DisablePurge) and
+  // ticktockCtx.Done() were closed by Release just now: receiving from them
+  // below never waits, so they are left out.
+  std::shared_ptr<go::Chan<empty>> allDone;
+  {
+    std::lock_guard g(allDoneM_);
+    allDone = allDone_;
+  }
+  if (running() == 0) closeAllDone();
+
+  const Time deadline =
+      timeout >= Time::max() - start ? Time::max() : start + timeout;  // timer := time.NewTimer(timeout)
+  for (;;) {
+    empty e;
+    switch (go::select(go::after(clock(), deadline), go::recv(*allDone, e))) {
+      case 0:
+        return ErrTimeout;
+      case 1:
+        // Go loops on the closed allDone until the purge and ticktock
+        // goroutines have run their defers; spin_until is that loop.
+        if (spin_until([&] {
+              return running() == 0 && (options_.DisablePurge || purgeDone_.load() == 1) && ticktockDone_.load() == 1;
+            }))
+          return {};
+    }
+  }
 }
 
 void PoolCommon::reboot() {
@@ -226,14 +251,20 @@ void PoolCommon::reboot() {
     if (!ticktockThread_.joinable()) ticktockDone_.store(1);
     if (!options_.DisablePurge && !purgeThread_.joinable()) purgeDone_.store(1);
   }
+  std::lock_guard a(allDoneM_);
+  allDone_ = std::make_shared<go::Chan<empty>>();
+  once_ = std::make_shared<go::Once>();
 }
 
 void PoolCommon::release_and_join() {
   release();
+  std::shared_ptr<go::Chan<empty>> allDone;
   {
-    std::unique_lock l(allDoneM_);
-    allDone_.wait(l, [&] { return running() == 0; });
+    std::lock_guard g(allDoneM_);
+    allDone = allDone_;
   }
+  if (running() == 0) closeAllDone();
+  allDone->recv();
   {
     std::lock_guard g(lifecycle_);
     purgeThread_.join();
@@ -262,7 +293,7 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
     // DisablePurge once the last worker has panicked. Go has that window too,
     // over a few instructions; here it would also hold waiting++ and a trace
     // emit. Taken first, any Signal from here on ends the Wait below.
-    const Cond::Ticket ticket = cond_.ticket();
+    const auto ticket = cond_.ticket();
 
     // First try to fetch an idle worker from the queue.
     if (Worker* w = workers_->detach()) {
@@ -299,7 +330,7 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
     // Otherwise wait for a worker to be put back (or to exit), and retry.
     addWaiting(1);
     trace().blocked(t);
-    cond_.Wait(guard, ticket);
+    cond_.Wait(ticket);  // cond_.L is lock_, which guard holds
     addWaiting(-1);
     trace().unblocked(t);
 

@@ -20,11 +20,13 @@
 #include <string>
 #include <system_error>
 
-#include "pools/ants/cond.h"
 #include "pools/ants/options.h"
 #include "pools/ants/spinlock.h"
 #include "pools/ants/worker.h"
 #include "pools/ants/worker_queue.h"
+#include "pools/core/go/chan.h"
+#include "pools/core/go/cond.h"
+#include "pools/core/go/once.h"
 #include "pools/core/go/sync_pool.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/time.h"
@@ -129,7 +131,8 @@ class PoolCommon {
   void goTicktock();
   int addRunning(int delta) { return running_.fetch_add(delta) + delta; }
   void addWaiting(int delta) { waiting_.fetch_add(delta); }
-  // Go closes allDone; here the waiters re-check their condition.
+  // p.once.Do(func() { close(p.allDone) }), on the allDone and once of now
+  // (Reboot makes new ones).
   void closeAllDone();
   // recover() in the worker's exit path.
   void recoverPanic(std::exception_ptr panic);
@@ -144,13 +147,18 @@ class PoolCommon {
 
   mutable SpinLock lock_;
   const std::unique_ptr<WorkerQueue> workers_;  // guarded by lock_
-  Cond cond_;                                   // on lock_
+  go::Cond<SpinLock> cond_{lock_};
   const Label detachRule_;                      // LIFO stack or FIFO ring, for the trace
   const Label idleRule_;
 
-  // allDone, for release_timeout and release_and_join.
-  Mutex allDoneM_;
-  CondVar allDone_;
+  // allDone is closed, once, when the last worker of a closed pool exits:
+  // release_timeout and release_and_join wait for it. Reboot makes new ones.
+  struct empty {};  // Go's struct{}
+  std::shared_ptr<go::Chan<empty>> allDone_ = std::make_shared<go::Chan<empty>>();
+  std::shared_ptr<go::Once> once_ = std::make_shared<go::Once>();
+  // C++: guards the two pointers above, which Reboot replaces while a late
+  // worker may read them (in Go a data race, which Reboot's comment warns of).
+  mutable Mutex allDoneM_;
 
   // purge and ticktock. A stopped Ticker is Go's cancelled context.
   Mutex lifecycle_;  // guards the four members below (Go leaves them unguarded)

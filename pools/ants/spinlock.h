@@ -6,8 +6,8 @@
 // Go's runtime.Gosched() hands the processor to another goroutine, which is
 // cheap; this_thread::yield() asks the OS scheduler, which is not, so
 // contention costs more here than in Go. The lock is BasicLockable, so the
-// pool's condition variable (poolscope::CondVar, a condition_variable_any)
-// waits on it exactly as Go's sync.NewCond(p.lock) does.
+// pool's go::Cond (pools/core/go/cond.h) waits on it exactly as Go's
+// sync.NewCond(p.lock) does.
 #pragma once
 
 #include <atomic>

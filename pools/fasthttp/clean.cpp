@@ -30,30 +30,37 @@ void WorkerPool::cleaner(StopCh& stop) {
 
 void WorkerPool::clean(std::vector<workerChan*>& scratch, Time now) {
   const Time criticalTime = now - getMaxIdleWorkerDuration();
-  std::size_t n = 0;
-  {
-    std::lock_guard g(lock);
-    n = ready.size();
-    // ready is sorted by lastUseTime, oldest first (release pushes on top,
-    // getCh pops from the top), so the workers idle too long are a prefix.
-    // Use binary-search algorithm to find out the index of the least
-    // recently worker which can be cleaned up (std::partition_point would
-    // do; Go writes it out).
-    std::ptrdiff_t l = 0, r = static_cast<std::ptrdiff_t>(n) - 1;
-    while (l <= r) {
-      std::ptrdiff_t mid = (l + r) / 2;
-      if (criticalTime > ready[static_cast<std::size_t>(mid)]->lastUseTime)
-        l = mid + 1;
-      else
-        r = mid - 1;
-    }
-    const std::ptrdiff_t i = r;
-    scratch.assign(ready.begin(), ready.begin() + (i + 1));
-    ready.erase(ready.begin(), ready.begin() + (i + 1));
+
+  std::unique_lock g(lock);
+  const std::size_t n = ready.size();
+
+  // Use binary-search algorithm to find out the index of the least recently
+  // worker which can be cleaned up. ready is sorted by lastUseTime, oldest
+  // first (release pushes on top, getCh pops from the top), so the workers
+  // idle too long are a prefix (std::partition_point would do; Go writes it
+  // out).
+  std::ptrdiff_t l = 0, r = static_cast<std::ptrdiff_t>(n) - 1;
+  while (l <= r) {
+    std::ptrdiff_t mid = (l + r) / 2;
+    if (criticalTime > ready[static_cast<std::size_t>(mid)]->lastUseTime)
+      l = mid + 1;
+    else
+      r = mid - 1;
+  }
+  const std::ptrdiff_t i = r;
+  if (i == -1) {
+    g.unlock();
+    trace_.cleaner_pass(kCleanerPass, static_cast<std::int64_t>(n), 0);  // C++: the trace sees every pass
+    return;
   }
 
-  // Notify obsolete workers to stop outside the lock: with an unbuffered
-  // channel each send waits for its worker to take the nil.
+  scratch.assign(ready.begin(), ready.begin() + (i + 1));
+  ready.erase(ready.begin(), ready.begin() + (i + 1));
+  g.unlock();
+
+  // Notify obsolete workers to stop. This notification must be outside the
+  // lock: with an unbuffered channel each send waits for its worker to take
+  // the nil.
   for (workerChan* ch : scratch) {
     trace_.reaped(ch->worker_, kCleanerPass, now - ch->lastUseTime);
     ch->ch.send(Job{});

@@ -31,8 +31,8 @@ class FasthttpPool final : public Pool {
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
     return gate_.pass(wp_.trace(), [&] {
-      Label refusal = kNoLabel;
-      return wp_.serve(std::move(task), &refusal) ? SubmitResult::accept() : SubmitResult::refuse(refusal);
+      auto served = wp_.serve(std::move(task));
+      return served ? SubmitResult::accept() : SubmitResult::refuse(served.error());
     });
   }
 

@@ -1,5 +1,6 @@
 #include "pools/fasthttp/worker_pool.h"
 
+#include <expected>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -52,22 +53,21 @@ void WorkerPool::stopReady() {
   mustStop = true;
 }
 
-bool WorkerPool::serve(Task task, Label* refusal) {
+std::expected<void, Label> WorkerPool::serve(Task task) {
   // Go's nil conn is the stop signal, and an empty C++ callable cannot be called.
   if (!task) throw std::invalid_argument("fasthttp: serve needs a task");
   Job job{trace_.submitted(), std::move(task)};
-  Label why = config_.rulego_ ? kNoIdleWorkersRulego : kNoIdleWorkers;
-  workerChan* ch = getCh(job.id, why);
-  if (ch == nullptr) {
+  auto ch = getCh(job.id);
+  if (!ch) {  // ch == nil: return false
+    const Label why = config_.rulego_ && ch.error() == kNoIdleWorkers ? kNoIdleWorkersRulego : ch.error();
     trace_.refused(job.id, why);
-    if (refusal) *refusal = why;
-    return false;
+    return std::unexpected(why);
   }
-  ch->ch.send(std::move(job));
-  return true;
+  (*ch)->ch.send(std::move(job));
+  return {};
 }
 
-workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
+std::expected<workerChan*, Label> WorkerPool::getCh(TaskId task) {
   workerChan* ch = nullptr;
   bool createWorker = false;
   {
@@ -87,7 +87,7 @@ workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
     trace_.handoff(task, ch->worker_, kReadyStackPop);
     return ch;
   }
-  if (!createWorker) return nullptr;
+  if (!createWorker) return std::unexpected(kNoIdleWorkers);  // nil
 
   ch = workerChanPool.Get();
   ch->worker_ = trace_.new_worker_id();
@@ -101,12 +101,11 @@ workerChan* WorkerPool::getCh(TaskId task, Label& refusal) {
     // C++: a goroutine always starts; a thread may not. Undo the count and refuse.
     {
       std::lock_guard g(lock);
-      if (--workersCount == 0) exited_.notify_all();
+      workersCount--;
     }
     trace_.exited(ch->worker_, rules::thread_create_failed());
     workerChanPool.Put(ch);
-    refusal = rules::thread_create_failed();
-    return nullptr;
+    return std::unexpected(rules::thread_create_failed());
   }
   trace_.handoff(task, ch->worker_, kNewWorker);
   return ch;
@@ -137,17 +136,13 @@ void WorkerPool::workerFunc(workerChan* ch) {
 
   {
     std::lock_guard g(lock);
-    if (--workersCount == 0) exited_.notify_all();
+    workersCount--;
   }
   trace_.exited(w, why);
 }
 
 void WorkerPool::join() {
   stopReady();
-  {
-    std::unique_lock g(lock);
-    exited_.wait(g, [&] { return workersCount == 0; });
-  }
   workers_.wait();
 }
 

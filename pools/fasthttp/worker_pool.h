@@ -22,6 +22,7 @@
 #pragma once
 
 #include "pools/core/clock.h"
+#include <expected>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -65,18 +66,18 @@ class WorkerPool {
   // interrupted: each finishes its task, sees mustStop in release and exits.
   // Like Go's, start() and stop() must not run concurrently with each other.
   void stop();
-  // Go: Serve. Hands `task` (not empty) to a worker (getCh), or returns false
-  // at once when every one of MaxWorkersCount workers is busy; then
-  // *refusal, if given, says why (no-idle-workers, or that the OS refused a
-  // thread, which a goroutine never does). Like Go's, it does not look at
+  // Go: Serve. Hands `task` (not empty) to a worker (getCh), or refuses it
+  // at once when every one of MaxWorkersCount workers is busy. Go returns
+  // false; here the error says why: no-idle-workers, or that the OS refused
+  // a thread, which a goroutine never is. Like Go's, it does not look at
   // mustStop: after stop() it still starts workers, each of which serves this
   // one task and exits.
-  bool serve(Task task, Label* refusal = nullptr);
+  std::expected<void, Label> serve(Task task);
 
   // C++: sends nil to the ready workers (as Stop does, so that a pool
-  // that was never started cannot hang here), waits until workersCount is 0
-  // and joins every thread the pool started. Call it after stop(), never
-  // while serve() runs.
+  // that was never started cannot hang here), then joins every thread the
+  // pool started (workers_.wait(), a WaitGroup: when it returns, workersCount
+  // is 0). Call it after stop(), never while serve() runs.
   void join();
   // C++: workersCount and len(ready), read under the lock, as poolscope
   // counters (busy = workersCount - len(ready); nothing ever queues).
@@ -92,7 +93,9 @@ class WorkerPool {
   struct Closed {};  // Go's struct{}: stopCh carries nothing, it is only closed
   using StopCh = go::Chan<Closed>;
 
-  workerChan* getCh(TaskId task, Label& refusal);  // `task` only names the handoff in the trace
+  // Go's getCh: a ready worker's channel, or a new worker's; Go's nil is the
+  // error, the refusal's label. `task` only names the hand-off in the trace.
+  std::expected<workerChan*, Label> getCh(TaskId task);
   bool release(workerChan* ch);
   void workerFunc(workerChan* ch);
   void cleaner(StopCh& stop);  // the goroutine Start launches (clean.cpp)
@@ -108,12 +111,11 @@ class WorkerPool {
   int workersCount = 0;
   bool mustStop = false;
   std::vector<workerChan*> ready;   // the LIFO stack: release pushes, getCh pops, clean trims the bottom
-  CondVar exited_;  // notified when workersCount drops to 0, for join()
 
   std::unique_ptr<StopCh> stopCh;  // null: not started (Go: stopCh == nil)
   bool startOnce = false;          // rulego's sync.Once around Start's body
   Thread cleaner_;                 // C++: joined by stop(), which destroys stopCh
-  go::ThreadGroup workers_;        // C++: the workers' threads, joined as they finish
+  go::ThreadGroup workers_;        // C++: the workers' threads, joined as they finish; join() waits for them all
 };
 
 }  // namespace poolscope::fasthttp

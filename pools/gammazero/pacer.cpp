@@ -1,10 +1,12 @@
+// pacer/pacer.go, in its order: NewPacer, Pace, Next, Stop, IsPaused (in the
+// header), Pause, Resume, run.
 #include "pools/gammazero/pacer.h"
 
-#include <stdexcept>
+#include "pools/core/go/select.h"
 
 namespace poolscope::gammazero {
 
-Pacer::Pacer(Nanos delay, Clock& clock) : clock_(clock), delay_(delay), loop_("pacer", [this] { run(); }) {}
+Pacer::Pacer(Nanos delay, Clock& clock) : clock_(clock), delay(delay), loop_("pacer", [this] { run(); }) {}
 
 Pacer::~Pacer() {
   stop();
@@ -19,62 +21,37 @@ Task Pacer::pace(Task task) {
 }
 
 void Pacer::next() {
-  // p.gate <- struct{}{}
-  std::unique_lock lock(m_);
-  if (stopped_) throw std::logic_error("pacer: Next after Stop");
-  const std::uint64_t ticket = arrived_++;
-  loop_cv_.notify_one();
-  caller_cv_.wait(lock, [&] { return passed_ > ticket || stopped_; });
-  if (passed_ <= ticket) throw std::logic_error("pacer: stopped while waiting in Next");
+  // Wait for item to be read from gate.
+  gate.send(empty{});
 }
 
 void Pacer::stop() {
-  {
-    std::lock_guard g(m_);
-    stopped_ = true;  // close(p.gate)
-  }
-  loop_cv_.notify_all();
-  sleep_cv_.notify_all();
-  caller_cv_.notify_all();
+  stopOnce_.Do([&] {
+    gate.close();
+    stopped_.close();
+  });
 }
 
 void Pacer::pause() {
-  std::unique_lock lock(m_);
-  caller_cv_.wait(lock, [&] { return !paused_; });  // p.pause <- struct{}{}
-  paused_ = true;                                   // p.paused <- struct{}{}
-  caller_cv_.notify_all();                          // a resume() may be waiting for this
+  pause_.send(empty{});  // block this channel
+  paused.send(empty{});  // set flag to indicate paused
 }
 
 void Pacer::resume() {
-  {
-    std::unique_lock lock(m_);
-    caller_cv_.wait(lock, [&] { return paused_; });  // <-p.paused; <-p.pause
-    paused_ = false;
-  }
-  loop_cv_.notify_all();
-  caller_cv_.notify_all();
+  paused.recv();  // clear flag to indicate paused
+  pause_.recv();  // unblock this channel
 }
 
-bool Pacer::is_paused() const {
-  std::lock_guard g(m_);
-  return paused_;
-}
-
-// Lets callers through the gate no faster than one per delay: receiving from
-// the gate is the "tick" that releases one caller.
+// Read item from gate no faster than one per delay. Reading from the
+// unbuffered channel serves as a "tick" and unblocks the writer.
 void Pacer::run() {
-  std::unique_lock lock(m_);
-  for (;;) {
-    // for range p.gate
-    loop_cv_.wait(lock, [&] { return arrived_ > passed_ || stopped_; });
-    if (stopped_) return;
-    ++passed_;
-    caller_cv_.notify_all();
-    // time.Sleep(p.delay), on the injected clock (Go's sleep is not cut short by Stop)
-    Time wake_at = clock_.now() + delay_;
-    if (sleep_cv_.wait_until(lock, clock_, wake_at, [&] { return stopped_; })) return;
-    // p.pause <- struct{}{}; <-p.pause: wait here while paused
-    loop_cv_.wait(lock, [&] { return !paused_ || stopped_; });
+  for (empty e; gate.recv(e);) {  // for range p.gate
+    // time.Sleep(p.delay). C++: or until stop().
+    if (go::select(go::recv(stopped_, e), go::after(clock_, clock_.now() + delay)) == 0) return;
+    // p.pause <- struct{}{}: will wait here if channel blocked. C++: or until stop().
+    empty token;
+    if (go::select(go::send(pause_, token), go::recv(stopped_, e)) == 1) return;
+    pause_.recv();  // clear channel
   }
 }
 

@@ -7,15 +7,15 @@
 //   Pacer pacer(100ms);
 //   pool.submit(pacer.pace([] { call_the_rate_limited_api(); }));
 //
-// The gate is Go's unbuffered channel: next() blocks until the pacer's loop
-// receives, and the loop receives once per delay. Timed waits use the
-// injected clock.
+// Go's three channels, as go::Chan: `gate` (unbuffered: Next blocks until the
+// loop receives, and the loop receives once per delay), `pause` and `paused`
+// (one slot each: full while paused). The delay is slept on the injected
+// clock.
 #pragma once
 
-#include <cstdint>
-#include <mutex>
-
 #include "pools/core/clock.h"
+#include "pools/core/go/chan.h"
+#include "pools/core/go/once.h"
 #include "pools/core/task.h"
 #include "pools/core/thread.h"
 
@@ -25,8 +25,7 @@ class Pacer {
  public:
   // NewPacer(delay): starts the pacer's loop.
   explicit Pacer(Nanos delay, Clock& clock = default_clock());
-  // Stops and joins the loop. Go's Stop does not wait out the current delay;
-  // neither does this (a manual clock may never move).
+  // C++: stops and joins the loop (Go's forgotten pacer leaks its goroutine).
   ~Pacer();
   Pacer(const Pacer&) = delete;
   Pacer& operator=(const Pacer&) = delete;
@@ -35,33 +34,37 @@ class Pacer {
   Task pace(Task task);
   // Next: returns when it is this caller's turn. The first call returns at
   // once; the others one at a time, at least `delay` apart. After stop()
-  // (also while waiting) it throws std::logic_error: Go's send on the closed
-  // gate panics.
+  // (also while waiting) it throws go::ClosedChannel, a std::logic_error:
+  // Go's send on the closed gate panics.
   void next();
-  // Stop: no caller passes any more. Stop only once the paced tasks are done.
+  // Stop: closes the gate; no caller passes any more. Stop only once the
+  // paced tasks are done. C++: a second stop() does nothing (Go's second
+  // close panics), so that the destructor may stop a stopped pacer.
   void stop();
 
   // Pause: no caller passes until resume(). Pausing a paused pacer waits for
-  // the resume (Go's Pause blocks on the full `pause` channel).
+  // the resume (the `pause` channel is full).
   void pause();
-  // Resume: waits until the pacer is paused (Go blocks on `<-p.paused` too),
-  // then lets callers pass again.
+  // Resume: waits until the pacer is paused (`<-p.paused`), then lets callers
+  // pass again.
   void resume();
-  bool is_paused() const;
+  bool is_paused() const { return paused.len() != 0; }
 
  private:
+  struct empty {};  // Go's struct{}
   void run();
 
   Clock& clock_;
-  const Nanos delay_;
-  mutable Mutex m_;
-  CondVar loop_cv_;            // the loop waits for a caller at the gate, or for resume
-  CondVar sleep_cv_;           // the loop sleeps `delay`; only stop() interrupts it
-  CondVar caller_cv_;          // callers of next() wait to pass; pause()/resume() wait for their turn
-  std::uint64_t arrived_ = 0;  // callers that reached the gate (each takes a ticket)
-  std::uint64_t passed_ = 0;   // callers the loop let through, in ticket order
-  bool paused_ = false;        // the `pause` and `paused` channels, both full
-  bool stopped_ = false;       // the gate is closed
+  const Nanos delay;
+  go::Chan<empty> gate;
+  go::Chan<empty> pause_{1};  // Go's `pause` (a C++ name cannot be both a field and a method)
+  go::Chan<empty> paused{1};
+  // C++: closed by stop() beside the gate, so that the loop's sleep and its
+  // send on a full `pause` end at once: Go's run goes on sleeping and
+  // blocking after Stop, which a joined thread (on a manual clock that may
+  // never move) cannot.
+  go::Chan<empty> stopped_;
+  go::Once stopOnce_;
   Thread loop_;
 };
 

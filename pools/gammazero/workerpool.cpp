@@ -8,6 +8,7 @@
 //   processWaitingQueue       select: a new task to the queue, or the head to a ready worker
 //   killIdleWorker            select with default: nil to a ready worker, if there is one
 //   runQueuedTasks            StopWait: every queued task to the next ready worker
+//   C++ helpers               startWorker, retryRefusedWorker, readyWorkers, traceTick, pushWaiting
 #include "pools/gammazero/workerpool.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <system_error>
 #include <utility>
 
+#include "pools/core/go/defer.h"
 #include "pools/core/go/select.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/wait_group.h"
@@ -111,6 +113,7 @@ void WorkerPool::pause(std::stop_token ctx) {
 
 // dispatch sends the next queued task to an available worker.
 void WorkerPool::dispatch() {
+  go::Defer closeStopped([&] { stoppedChan.close(); });  // defer close(p.stoppedChan)
   bool idle = false;
   int workerCount = 0;
   go::ThreadGroup wg;
@@ -121,15 +124,7 @@ void WorkerPool::dispatch() {
     // Once the waiting queue is empty, then go back to submitting incoming
     // tasks directly to available workers.
     if (waitingQueue.size() != 0) {
-      // C++: a queue with fewer than maxWorkers running only happens when
-      // the OS refused a worker's thread; try again for the head, once per
-      // turn, so the queue is not left with no worker to drain it.
-      if (workerCount < maxWorkers && startWorker(wg, waitingQueue.front(), kQueueHead)) {
-        waitingQueue.pop_front();
-        waiting.store(static_cast<int>(waitingQueue.size()));
-        workerCount++;
-        continue;
-      }
+      if (retryRefusedWorker(wg, workerCount)) continue;  // C++: see there
       if (!processWaitingQueue()) break;
       continue;
     }
@@ -141,16 +136,19 @@ void WorkerPool::dispatch() {
         if (!ok) goto stopping;  // break Loop
         // Got a task to do.
         handed h{std::move(task), kReadyWorker};
-        if (go::select(go::send(workerQueue, h), go::default_) == 1) {
-          // Create a new worker, if not at max.
-          if (workerCount < maxWorkers && startWorker(wg, h.task, kNewWorker)) {
-            workerCount++;
-          } else {
-            // Enqueue task to be executed by next available worker. C++:
-            // also when the OS refused the new worker's thread.
-            pushWaiting(std::move(h.task), workerCount < maxWorkers ? poolscope::rules::thread_create_failed()
-                                                                      : kWaitingQueue);
-          }
+        switch (go::select(go::send(workerQueue, h), go::default_)) {
+          case 0:
+            break;
+          default:
+            // Create a new worker, if not at max.
+            if (workerCount < maxWorkers && startWorker(wg, h.task, kNewWorker)) {
+              workerCount++;
+            } else {
+              // Enqueue task to be executed by next available worker. C++:
+              // also when the OS refused the new worker's thread.
+              pushWaiting(std::move(h.task),
+                          workerCount < maxWorkers ? poolscope::rules::thread_create_failed() : kWaitingQueue);
+            }
         }
         idle = false;
         break;
@@ -162,10 +160,15 @@ void WorkerPool::dispatch() {
         timeout_.Reset(idleTimeout_);
         // Timed out waiting for work to arrive. Kill a ready worker if pool
         // has been idle for a whole timeout.
-        const auto ready = static_cast<std::int64_t>(workerQueue.receivers_waiting());
-        const bool killed = idle && workerCount > 0 && killIdleWorker();
-        if (killed) workerCount--, workerCount_--;
-        trace_.cleaner_pass(idle ? kIdleTick : kTickAfterTask, ready, killed ? 1 : 0);
+        const auto ready = readyWorkers();  // C++: for the trace, read before the kill
+        bool killed = false;
+        if (idle && workerCount > 0) {
+          if (killIdleWorker()) {
+            workerCount--;
+            workerCount_--, killed = true;  // C++: counters() and the trace
+          }
+        }
+        traceTick(idle, ready, killed);  // C++
         idle = true;
         break;
       }
@@ -205,7 +208,7 @@ void WorkerPool::worker(WorkerId id, handed task, Time idleSince) {
 // stop tells the dispatcher to exit, and whether or not to complete queued
 // tasks.
 void WorkerPool::stop(bool wait) {
-  std::call_once(stopOnce, [&] {
+  stopOnce.Do([&] {
     trace_.state(wait ? kStopWait : kStop);
     // Signal that workerpool is stopping, to unpause any paused workers.
     stopSignal.close();
@@ -222,8 +225,10 @@ void WorkerPool::stop(bool wait) {
     // Close task queue and wait for currently running tasks to finish.
     taskQueue.close();
   });
-  // <-p.stoppedChan. C++: joining the dispatcher is the same wait.
-  std::call_once(joined_, [&] { dispatcher_.join(); });
+  stoppedChan.recv();  // <-p.stoppedChan
+  // C++: the dispatcher's thread ends just after it closes stoppedChan; join
+  // it, so that no thread outlives stop() (a goroutine that returned is gone).
+  joined_.Do([&] { dispatcher_.join(); });
 }
 
 // processWaitingQueue puts new tasks onto the waiting queue, and removes
@@ -250,10 +255,14 @@ bool WorkerPool::processWaitingQueue() {
 
 bool WorkerPool::killIdleWorker() {
   handed nil{Job{}, kIdleTick};
-  // select { case p.workerQueue <- nil: return true; default: return false }:
-  // sent the kill signal to a ready worker, or there was none (all, if any,
-  // workers are busy).
-  return workerQueue.try_send(nil);
+  switch (go::select(go::send(workerQueue, nil), go::default_)) {
+    case 0:
+      // Sent kill signal to worker.
+      return true;
+    default:
+      // No ready workers. All, if any, workers are busy.
+      return false;
+  }
 }
 
 // runQueuedTasks removes each task from the waiting queue and gives it to
@@ -287,6 +296,28 @@ bool WorkerPool::startWorker(go::ThreadGroup& wg, Job& task, Label rule) {
     return false;
   }
   return true;
+}
+
+// A queue with fewer than maxWorkers running only happens when the OS refused
+// a worker's thread (a goroutine always starts): start one for the head of
+// the queue, once per turn of dispatch's loop, so that the queue is not left
+// with no worker to drain it. True if it started (and took the head).
+bool WorkerPool::retryRefusedWorker(go::ThreadGroup& wg, int& workerCount) {
+  if (workerCount >= maxWorkers || !startWorker(wg, waitingQueue.front(), kQueueHead)) return false;
+  waitingQueue.pop_front();
+  waiting.store(static_cast<int>(waitingQueue.size()));
+  workerCount++;
+  return true;
+}
+
+// The workers waiting on workerQueue now: Go's dispatcher never looks; the
+// trace of an idle tick reports them.
+std::int64_t WorkerPool::readyWorkers() const { return static_cast<std::int64_t>(workerQueue.receivers_waiting()); }
+
+// The idle tick in the trace: a first tick after work (nothing stopped), or a
+// whole idle timeout (one ready worker stopped, if any was ready).
+void WorkerPool::traceTick(bool idle, std::int64_t ready, bool killed) {
+  trace_.cleaner_pass(idle ? kIdleTick : kTickAfterTask, ready, killed ? 1 : 0);
 }
 
 // waitingQueue.PushBack(task), with its atomic mirror.

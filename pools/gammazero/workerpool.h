@@ -28,6 +28,7 @@
 #include <system_error>
 
 #include "pools/core/go/chan.h"
+#include "pools/core/go/once.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/time.h"
 #include "pools/core/pool_trace.h"
@@ -101,6 +102,9 @@ class WorkerPool {
   void runQueuedTasks();
   // C++: the helpers for what Go writes in one line.
   bool startWorker(go::ThreadGroup& wg, Job& task, Label rule);  // go worker(task, ...); false if the OS refused
+  bool retryRefusedWorker(go::ThreadGroup& wg, int& workerCount);  // a worker for the queue's head, after a refusal
+  std::int64_t readyWorkers() const;                                // for the trace of a tick
+  void traceTick(bool idle, std::int64_t ready, bool killed);
   void pushWaiting(Job task, Label rule);
 
   PoolTrace trace_;
@@ -108,10 +112,11 @@ class WorkerPool {
   const Nanos idleTimeout_;
   go::Chan<Job> taskQueue;
   go::Chan<handed> workerQueue;
+  go::Chan<empty> stoppedChan;  // closed by dispatch as it returns
   go::Chan<empty> stopSignal;
   Deque<Job> waitingQueue;  // the dispatcher's alone
   mutable Mutex stopLock;
-  std::once_flag stopOnce;
+  go::Once stopOnce;
   bool stopped = false;  // under stopLock
   std::atomic<int> waiting{0};
   std::atomic<bool> wait{false};
@@ -119,7 +124,7 @@ class WorkerPool {
   std::atomic<int> workerCount_{0};  // C++: a mirror of dispatch's workerCount, for counters()
   std::atomic<int> abandoned_{0};    // C++: of `waiting`, the tasks Stop abandoned (queued no more)
   go::Timer timeout_;                // C++: made by New, so that the first tick does not depend on when dispatch runs
-  std::once_flag joined_;            // <-p.stoppedChan: the first caller joins the dispatcher, the others wait
+  go::Once joined_;                  // C++: the first stop() joins the dispatcher's thread, the others wait for it
   Thread dispatcher_;
 };
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pools/ants/cond.h"
+#include "pools/core/go/cond.h"
 #include "pools/core/thread.h"
 #include "tests/ants/rig.h"
 #include "tests/support/sync.h"
@@ -33,7 +33,7 @@ TEST_CASE("ants spin lock: threads incrementing under it lose no update") {
 
 TEST_CASE("ants cond: Wait releases the spin lock, Signal wakes exactly one waiter, Broadcast all") {
   SpinLock lock;
-  Cond cond;
+  go::Cond<SpinLock> cond{lock};         // sync.NewCond(p.lock)
   int tickets = 0;                       // guarded by lock
   std::atomic<int> wakeups{0}, took{0};  // returns from Wait; waiters that took a ticket
   std::vector<ants::test::BoundedThread> waiters;
@@ -41,7 +41,7 @@ TEST_CASE("ants cond: Wait releases the spin lock, Signal wakes exactly one wait
     waiters.emplace_back("waiter", [&] {
       std::unique_lock g(lock);
       while (tickets == 0) {
-        cond.Wait(g);
+        cond.Wait();  // g holds cond.L
         ++wakeups;
       }
       --tickets;
@@ -82,11 +82,11 @@ TEST_CASE("ants cond: Wait releases the spin lock, Signal wakes exactly one wait
 
 TEST_CASE("ants cond: a Signal after the ticket wakes the waiter even if it comes before Wait") {
   SpinLock lock;
-  Cond cond;
+  go::Cond<SpinLock> cond{lock};
   std::unique_lock g(lock);
-  const Cond::Ticket ticket = cond.ticket();
-  cond.Signal();         // nobody parked yet: only the count moves
-  cond.Wait(g, ticket);  // returns at once instead of sleeping
+  const auto ticket = cond.ticket();
+  cond.Signal();      // nobody parked yet: only the count moves
+  cond.Wait(ticket);  // returns at once instead of sleeping
   CHECK(g.owns_lock());
   CHECK(cond.parked() == 0);
 }

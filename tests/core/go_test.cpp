@@ -1,9 +1,10 @@
-// pools/core/go: Go's channels, select, GOMAXPROCS, timers and a WaitGroup of
-// threads, each checked against what the Go spec and runtime promise. Every
+// pools/core/go: Go's channels, select, GOMAXPROCS, timers, sync.Once and a
+// WaitGroup of threads, each checked against what the Go spec and runtime promise. Every
 // wait is on an event (a blocked thread, a latch), never on the wall clock.
 #include <atomic>
 #include <cstdlib>
 #include <latch>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -11,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include "pools/core/go/chan.h"
+#include "pools/core/go/once.h"
 #include "pools/core/go/select.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/time.h"
@@ -470,4 +472,42 @@ TEST_CASE("go::ThreadGroup: many short threads started from several goroutines a
       });
   }
   CHECK(live_threads() == before);
+}
+
+// "Do calls the function f if and only if Do is being called for the first
+// time for this instance of Once. [...] no call to Do returns until the one
+// call to f returns." (sync.Once's doc.) go::Cond is tested where ants uses
+// it, on its spin lock (tests/ants/spinlock_test.cpp).
+TEST_CASE("go::Once: Do runs f once; a concurrent Do returns only after that f has returned") {
+  go::Once once;
+  go::Chan<int> entered, leave;
+  std::atomic<int> runs{0};
+  Goroutine first([&] {
+    once.Do([&] {
+      ++runs;
+      entered.send(1);
+      leave.recv();  // f is still running until the test lets it go
+    });
+  });
+  entered.recv();
+  Goroutine second([&] { once.Do([&] { ++runs; }); });
+  second.await_blocked("the second Do waits for the first f");
+  CHECK_FALSE(second.done());
+  leave.send(1);
+  first.join();
+  second.join();
+  CHECK(runs == 1);
+  once.Do([&] { ++runs; });
+  CHECK(runs == 1);
+}
+
+TEST_CASE("go::Once: an f that panics (throws) counts as done, as in Go") {
+  go::Once once;
+  int runs = 0;
+  CHECK_THROWS(once.Do([&] {
+    ++runs;
+    throw std::runtime_error("panic");
+  }));
+  once.Do([&] { ++runs; });
+  CHECK(runs == 1);
 }

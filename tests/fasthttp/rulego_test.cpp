@@ -15,8 +15,9 @@ TEST_CASE("rulego: a refusal is the error \"no idle workers\", under the code fa
   Rig rig({.MaxWorkersCount = 1, .rulego_ = true});
   Gate gate;
   rig.serve(gate.task());
-  Label why = kNoLabel;
-  CHECK_FALSE(rig.wp.serve([] {}, &why));
+  auto served = rig.wp.serve([] {});
+  REQUIRE_FALSE(served);
+  const Label why = served.error();
   CHECK(why == kNoIdleWorkersRulego);
   CHECK(label_code(why) == label_code(kNoIdleWorkers));  // the same rule...
   CHECK(label_text(why) != label_text(kNoIdleWorkers));  // ...in rulego's words

@@ -51,9 +51,9 @@ TEST_CASE("getCh: with MaxWorkersCount busy, serve refuses at once, after one fi
 
   std::atomic<int> refused_ran{0};
   for (int i = 0; i < 5; ++i) {
-    Label why = kNoLabel;
-    CHECK_FALSE(rig.wp.serve([&] { refused_ran++; }, &why));
-    CHECK(why == kNoIdleWorkers);
+    auto served = rig.wp.serve([&] { refused_ran++; });
+    REQUIRE_FALSE(served);
+    CHECK(served.error() == kNoIdleWorkers);
   }
   rig.await_count(is_kind(EventKind::task_refused, kNoIdleWorkers), 5, "five refusals traced");
   CHECK(rig.wp.trace().counters().queued == 0);  // refused, never queued

@@ -1,6 +1,7 @@
-// The pacer (pacer/pacer.go and pacer_test.go) on a manual clock. A caller
-// passes the gate only once the pacer's loop is asleep on the clock again, so
-// after seeing a caller pass, a test may advance the clock at once.
+// The pacer (pacer/pacer.go and pacer_test.go) on a manual clock. As in Go, a
+// caller passes the gate when the pacer's loop receives from it, just before
+// the loop reads the clock to sleep its delay: a test waits for that sleep
+// (clock.await_waiters) before it advances the clock.
 #include "pools/gammazero/pacer.h"
 
 #include <algorithm>
@@ -92,6 +93,7 @@ TEST_CASE("pacer: Pause holds the gate until Resume") {
   Callers callers{pacer, clock};
   callers.start(2);  // one passes, the other (most likely) waits at the gate
   callers.await_count(1);
+  REQUIRE(clock.await_waiters(1));  // the pacer sleeps its delay
   pacer.pause();
   CHECK(pacer.is_paused());
   clock.advance(100ms);  // the delay ends, but the pacer stops at its pause point

@@ -1,5 +1,11 @@
-// Go's sync.Cond, as ants uses it: cond = sync.NewCond(p.lock) on the spin
-// lock; Wait with the lock held; Signal and Broadcast with or without it.
+// Go's sync.Cond: a condition on a Locker L (sync.NewCond(l)); Wait with L
+// held; Signal and Broadcast with or without it.
+//
+//   Go                              here
+//   cond := sync.NewCond(&mu)       go::Cond<Lock> cond{mu};  (Lock: any lock()/unlock() type)
+//   cond.L                          cond.L
+//   cond.Wait()                     cond.Wait();   (L held; it is let go while asleep, held again after)
+//   cond.Signal(), cond.Broadcast() cond.Signal(), cond.Broadcast()
 //
 // Go's Wait takes a ticket while it holds the lock (runtime_notifyListAdd);
 // Signal wakes the oldest ticket not yet woken, Broadcast every ticket taken
@@ -14,51 +20,56 @@
 // Release and goexit do not).
 //
 // Two differences. Go's Wait takes the ticket itself; here the caller may
-// take it earlier and pass it to Wait (retrieveWorker does: see there). And a
-// waiter that holds its ticket but has not parked yet (it spins first, below)
-// returns on any Signal after its ticket, not only on one meant for it: as if
-// it woke spuriously, which Go's Wait never does. Every wait in ants re-checks
-// its condition, so that is an extra retry. Go's Signal costs one atomic load
-// when nobody waits; counting the sleepers keeps that fast path.
+// take it earlier and pass it to Wait (ants' retrieveWorker does: see there).
+// And a waiter that holds its ticket but has not parked yet (it spins first,
+// below) returns on any Signal after its ticket, not only on one meant for
+// it: as if it woke spuriously, which Go's Wait never does. Every wait on a
+// Cond re-checks its condition (Go's doc asks for the loop), so that is an
+// extra retry. Go's Signal costs one atomic load when nobody waits; counting
+// the sleepers keeps that fast path.
 #pragma once
 
 #include <atomic>
-#include "pools/core/clock.h"
 #include <cstdint>
 #include <mutex>
 #include <vector>
 
+#include "pools/core/clock.h"
 #include "pools/core/spin.h"
 
-namespace poolscope::ants {
+namespace poolscope::go {
 
+template <class Locker>
 class Cond {
  public:
   using Ticket = std::uint64_t;
 
-  // The ticket a Wait takes: call it with the lock held, before looking at
-  // what the wait is for. Any Signal or Broadcast after it ends the Wait.
-  Ticket ticket() const { return signals_.load(); }
+  // sync.NewCond(l)
+  explicit Cond(Locker& l) : L(l) {}
+  Cond(const Cond&) = delete;
+  Cond& operator=(const Cond&) = delete;
 
-  // Go's Wait: the ticket is taken now.
-  template <class Lock>
-  void Wait(Lock& lock) {
-    Wait(lock, ticket());
-  }
-  // Wait with a ticket taken earlier under the same hold of the lock. Go's
-  // Wait parks the goroutine, which its thread does not: it spins a while
-  // first (pools/core/spin.h), with the lock let go.
-  template <class Lock>
-  void Wait(Lock& lock, Ticket t) {
-    lock.unlock();
-    if (!spin_until([&] { return signals_.load(std::memory_order_acquire) != t; })) park(t);
-    lock.lock();
-  }
+  Locker& L;  // held while observing or changing the condition
+
+  // Wait: the ticket is taken now.
+  void Wait() { Wait(ticket()); }
 
   void Signal() { notify(false); }
   void Broadcast() { notify(true); }
 
-  // poolscope, for tests: waiters asleep and not yet picked by a Signal or
+  // C++: the ticket a Wait takes: call it with L held, before looking at
+  // what the wait is for. Any Signal or Broadcast after it ends the Wait.
+  Ticket ticket() const { return signals_.load(); }
+  // C++: Wait with a ticket taken earlier under the same hold of L. Go's
+  // Wait parks the goroutine, which its thread does not: it spins a while
+  // first (pools/core/spin.h), with L let go.
+  void Wait(Ticket t) {
+    L.unlock();
+    if (!spin_until([&] { return signals_.load(std::memory_order_acquire) != t; })) park(t);
+    L.lock();
+  }
+
+  // C++, for tests: waiters asleep and not yet picked by a Signal or
   // Broadcast. Each of them holds its ticket, so the next Signal wakes one.
   int parked() const {
     std::lock_guard g(m_);
@@ -102,10 +113,10 @@ class Cond {
     }
   }
 
-  mutable Mutex m_;            // orders a sleeper's check-and-park against notifications
+  mutable Mutex m_;                 // orders a sleeper's check-and-park against notifications
   std::vector<Sleeper*> parked_;    // oldest first; guarded by m_
   std::atomic<int> sleepers_{0};    // in park(), parked or about to be
   std::atomic<Ticket> signals_{0};  // Signals and Broadcasts so far: the tickets
 };
 
-}  // namespace poolscope::ants
+}  // namespace poolscope::go
