@@ -14,7 +14,7 @@
 #include <memory>
 #include <mutex>
 
-namespace poolscope {
+namespace poolscope::java {
 
 template <class T>
 class SharedSetting {
@@ -40,4 +40,4 @@ class SharedSetting {
   std::shared_ptr<T> value_;
 };
 
-}  // namespace poolscope
+}  // namespace poolscope::java
