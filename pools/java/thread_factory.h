@@ -11,10 +11,10 @@
 
 namespace poolscope::java {
 
-// C++: Java's Thread before start(): its name and what it will run. A
-// poolscope::Thread runs as soon as it exists, so a factory cannot make one;
-// the pool starts it in its thread group (a go::ThreadGroup:
-// ThreadPoolExecutor::threads_).
+// C++: Java's Thread before start(): its name and what it will run. Our
+// Thread (pools/core/thread.h) runs as soon as it exists, so a factory
+// cannot make one; the pool starts it in its thread group (a
+// go::ThreadGroup: ThreadPoolExecutor::threads_).
 struct UnstartedThread {
   std::string name;
   std::move_only_function<void()> run;

@@ -38,11 +38,11 @@
 
 #include "pools/core/go/thread_group.h"
 #include "pools/core/pool.h"
+#include "pools/core/shared_setting.h"
 #include "pools/java/blocking_queue.h"
 #include "pools/java/ctl.h"
 #include "pools/java/future_task.h"
 #include "pools/java/rejected_execution_handler.h"
-#include "pools/java/shared_setting.h"
 #include "pools/java/thread_factory.h"
 
 namespace poolscope::java {

@@ -14,7 +14,7 @@
 #include <memory>
 #include <mutex>
 
-namespace poolscope::java {
+namespace poolscope {
 
 template <class T>
 class SharedSetting {
@@ -40,4 +40,4 @@ class SharedSetting {
   std::shared_ptr<T> value_;
 };
 
-}  // namespace poolscope::java
+}  // namespace poolscope
