@@ -110,7 +110,7 @@ class Pool {
   CondVar cond_;     // blocked submitters wait here for a worker to go idle
   Workers workers_;  // idle workers
   TaskQueue taskQueue_;
-  int blockSize_ = 0;  // submitters waiting in blockWait
+  int blockSize_ = 0;  // C++: submitters waiting in blockWait, against blockMaxNum
   const Options opts_;
   PoolTrace trace_;
   std::list<Worker> all_;        // C++: owns every Worker (Go's garbage collector did)
