@@ -9,7 +9,7 @@ namespace poolscope::lab03 {
 
 namespace {
 
-// The registry's checks (registration.cpp: the parameters' ranges, then
+// C++: the registry's checks (registration.cpp: the parameters' ranges, then
 // coreSize and allocationNum against maxSize), for a pool made directly.
 // Returns maxSize, so that it runs before `workers` and `taskQueue` are sized.
 int validMaxSize(int coreSize, int maxSize, int cap, const Options& opts) {
@@ -54,7 +54,7 @@ Pool::~Pool() {
 // The seed's §7: closed? Then an idle worker, or a new one below coreSize.
 // Then the task queue. Then an idle worker again, or a new one below
 // maxSize. Then block (isBlocking) or reject.
-Error Pool::submit(Task fn) {
+std::error_code Pool::submit(Task fn) {
   // C++: the seed's worker takes a nil task for the pool's stop signal and
   // exits, the task never ending; refused at the call instead, before it is
   // counted, as fasthttp's serve refuses Go's nil conn.
@@ -62,14 +62,14 @@ Error Pool::submit(Task fn) {
   Job task{trace_.submitted(), std::move(fn)};
   std::unique_lock lock(lock_);
   if (is_closed()) {
-    trace_.refused(task.id, ErrPoolClosed);
+    trace_.refused(task.id, refusal(ErrPoolClosed));
     return ErrPoolClosed;
   }
-  if (getWorker(&Pool::isCoreFull, task, kBelowCore)) return kNoLabel;
-  if (enTaskQueue(task)) return kNoLabel;
+  if (getWorker(&Pool::isCoreFull, task, kBelowCore)) return {};
+  if (enTaskQueue(task)) return {};
   // Under the one lock nothing has changed since the first look, so this
   // second look at the idle workers finds none; it is the seed's step, kept.
-  if (getWorker(&Pool::isMaxFull, task, kTaskQueueFull)) return kNoLabel;
+  if (getWorker(&Pool::isMaxFull, task, kTaskQueueFull)) return {};
   if (isNeedBlocking()) return blockWait(lock, task);
   return handleReject(task);
 }
@@ -89,7 +89,8 @@ bool Pool::getWorker(IsFull isFull, Job& task, Label why) {
   return true;
 }
 
-// Starts a worker (with the lock held); nullptr if the OS refuses a thread.
+// C++: starts a worker (with the lock held); nullptr if the OS refuses a
+// thread. The seed's getWorker "creates a new worker" in its own words.
 Worker* Pool::newWorker(Label why) {
   Worker& w = all_.emplace_back(*this, trace_.new_worker_id());
   try {
@@ -117,12 +118,14 @@ bool Pool::enTaskQueue(Job& task) {
   return true;
 }
 
+// C++: the seed's Options say when a submitter blocks; its §7 does not.
 bool Pool::isNeedBlocking() const {
   return opts_.isBlocking && (opts_.blockMaxNum <= 0 || blockSize_ < opts_.blockMaxNum);
 }
 
-// Waits on the pool's cond for a worker to go idle, then gives it the task.
-Error Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
+// C++: waits on the pool's cond (the seed's "sync.Cond: makes the pool
+// block and wait") for a worker to go idle, then gives it the task.
+std::error_code Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
   blockSize_++;
   trace_.blocked(task.id);
   Worker* w = nullptr;
@@ -130,21 +133,23 @@ Error Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
   blockSize_--;
   trace_.unblocked(task.id);
   if (!w) {
-    trace_.refused(task.id, ErrPoolClosed);
+    trace_.refused(task.id, refusal(ErrPoolClosed));
     return ErrPoolClosed;
   }
   trace_.handoff(task.id, w->id, kWorkersQueue);
   w->task.send(std::move(task));
-  return kNoLabel;
+  return {};
 }
 
-Error Pool::handleReject(Job& task) {
-  Error err = opts_.rejectHandler ? opts_.rejectHandler(task.fn) : ErrPoolFull;
-  if (err == kNoLabel) err = ErrPoolFull;
-  trace_.refused(task.id, err);
+// C++: the seed's "rejectHandler: the reject policy when the pool is full".
+std::error_code Pool::handleReject(Job& task) {
+  std::error_code err = opts_.rejectHandler ? opts_.rejectHandler(task.fn) : ErrPoolFull;
+  if (!err) err = ErrPoolFull;
+  trace_.refused(task.id, refusal(err));
   return err;
 }
 
+// C++: the seed's "panicHandler: what to do when a task panics".
 void Pool::handlePanic(std::exception_ptr panic) {
   if (opts_.panicHandler) opts_.panicHandler(panic);
 }
@@ -158,6 +163,7 @@ int Pool::close() {
   return static_cast<int>(dropped.size());
 }
 
+// C++: Close's body, shared with close_now.
 void Pool::closeLocked(std::vector<Job>& dropped) {
   if (is_closed()) return;
   setStatus(kClosedStatus);

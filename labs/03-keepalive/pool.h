@@ -24,10 +24,12 @@
 #include <vector>
 
 #include "labs/03-keepalive/options.h"
+#include "labs/03-keepalive/rules.h"
 #include "labs/03-keepalive/task_queue.h"
 #include "labs/03-keepalive/worker.h"
 #include "labs/03-keepalive/workers.h"
 #include "pools/core/go/thread_group.h"
+#include "pools/core/pool_trace.h"
 
 namespace poolscope::lab03 {
 
@@ -45,9 +47,9 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
 
   // Hands `task` to an idle or new worker, or queues it, or rejects it (or,
-  // with isBlocking, waits for an idle worker). Returns nil (kNoLabel) or
-  // the error.
-  Error submit(Task task);
+  // with isBlocking, waits for an idle worker). Returns nil (an empty
+  // error_code) or the error.
+  std::error_code submit(Task task);
   // Refuses new tasks from now on. Submitters blocked in submit get
   // ErrPoolClosed, idle workers stop, busy workers stop once the task queue
   // is empty: the queued tasks still run. (The seed does not say what Close
@@ -56,8 +58,9 @@ class Pool {
   // in the queue until it is full), so they are dropped (traced as
   // `close-no-worker`); returns how many (Go's Close returns nothing).
   int close();
-  // Drops the queued tasks (traced as dropped) and closes, in one step under
-  // the lock, so that no task can be queued in between. Returns how many.
+  // C++: the seed has no CloseNow. Drops the queued tasks (traced as
+  // dropped) and closes, in one step under the lock, so that no task can be
+  // queued in between. Returns how many.
   int close_now();
   // C++: waits for every worker thread to end (after close()).
   void join();
@@ -84,16 +87,19 @@ class Pool {
   bool isMaxFull() const { return runningSize_ >= maxSize_; }
   void incrRunning(int i) { runningSize_ += i; }
   void setStatus(int status) { status_ = status; }
-  Worker* newWorker(Label why);
   bool getWorker(IsFull isFull, Job& task, Label why);
   void addWorker(Worker* w);
   bool enTaskQueue(Job& task);
   Job deTaskQueue() { return taskQueue_.poll(); }
-  bool isNeedBlocking() const;
-  Error blockWait(std::unique_lock<Mutex>& lock, Job& task);
-  Error handleReject(Job& task);
+  // C++: helpers the seed does not have. It names the options (isBlocking,
+  // blockMaxNum, rejectHandler, panicHandler) and says what Submit does;
+  // these are those sentences, each in one place.
+  Worker* newWorker(Label why);  // getWorker's "create a new worker"
+  bool isNeedBlocking() const;   // isBlocking, below blockMaxNum
+  std::error_code blockWait(std::unique_lock<Mutex>& lock, Job& task);
+  std::error_code handleReject(Job& task);      // rejectHandler, or ErrPoolFull
   void closeLocked(std::vector<Job>& dropped);  // close(), with lock_ held; adds what it drops
-  void handlePanic(std::exception_ptr panic);
+  void handlePanic(std::exception_ptr panic);   // panicHandler, if any
 
   const int maxSize_;
   const int coreSize_;
@@ -103,11 +109,11 @@ class Pool {
   CondVar cond_;     // blocked submitters wait here for a worker to go idle
   Workers workers_;  // idle workers
   TaskQueue taskQueue_;
-  int blockSize_ = 0;  // submitters waiting in blockWait
+  int blockSize_ = 0;  // C++: submitters waiting in blockWait, against blockMaxNum
   const Options opts_;
   PoolTrace trace_;
-  std::list<Worker> all_;       // C++: owns every Worker (Go's garbage collector did)
-  go::ThreadGroup goroutines_;  // every worker's thread (`go func()`); join() waits for them
+  std::list<Worker> all_;       // C++: owns every Worker (Go's garbage collector did); none leaves before close
+  go::ThreadGroup goroutines_;  // C++: every worker's thread (`go func()`); join() waits for them
 };
 
 }  // namespace poolscope::lab03

@@ -35,9 +35,9 @@ class CoremaxPool final : public poolscope::Pool {
       impl_.trace().refused(impl_.trace().submitted(), rules::pool_closed());
       return SubmitResult::closed();
     }
-    Error err = impl_.submit(std::move(task));
-    if (err == kNoLabel) return SubmitResult::accept();
-    return err == ErrPoolClosed ? SubmitResult::closed() : SubmitResult::refuse(err);
+    std::error_code err = impl_.submit(std::move(task));
+    if (!err) return SubmitResult::accept();
+    return err == ErrPoolClosed ? SubmitResult::closed() : SubmitResult::refuse(refusal(err));
   }
 
   // close() wakes blocked submitters (they get ErrPoolClosed) before the

@@ -11,7 +11,7 @@ void Worker::run() {
 void Worker::loop() {
   while (status != kStopped) {
     Job t = task.recv();  // idle: blocked on its chan
-    if (!t) break;           // nil: the pool closed
+    if (!t) break;        // nil: the pool closed
     do {
       if (std::exception_ptr panic = p.trace_.run(id, t)) p.handlePanic(panic);
     } while ((t = getTask()));

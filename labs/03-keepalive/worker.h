@@ -20,18 +20,23 @@ class Worker {
   enum Status : int { kRunning, kStopped };
 
   Worker(Pool& p, WorkerId id) : p(p), id(id) {}
-  // Go: `go func() { ... }()`: starts the worker's goroutine (Pool::goroutines_).
+  // Go: `go func() { ... }()`: starts the worker's goroutine, a thread here.
   // Throws std::system_error if the OS refuses.
   void run();
 
   Pool& p;
-  go::Chan<Job> task{1};  // Go: `task chan func()` of capacity 1; a nil task: stop
+  // Go's `chan func()`, of one slot: only an idle worker is sent a task, so
+  // the slot is free and a send under the pool's lock never waits. A nil
+  // task tells the worker to stop.
+  go::Chan<Job> task{1};
   std::atomic<int> status{kRunning};
   const WorkerId id;
 
  private:
-  void loop();     // the goroutine
-  Job getTask();   // the next queued task; or back to idle (or stopped) and nil
+  // C++: the seed tells these in words (its §7, "worker runs a task"); the
+  // names are ours.
+  void loop();    // the goroutine
+  Job getTask();  // the next queued task; or back to idle (or stopped) and nil
   friend class Pool;
 };
 

@@ -55,12 +55,6 @@ class InterruptFlag {
 // Thread.currentThread()'s interrupt status: the running worker's flag on a
 // pool thread, the thread's own elsewhere.
 InterruptFlag& current_interrupt();
-// C++: runWorker's, while the worker runs (nullptr: back to the thread's own).
-void set_current_interrupt(InterruptFlag* flag);
-
-// Thread.currentThread()'s interrupt status: the running worker's flag on a
-// pool thread, the thread's own elsewhere.
-InterruptFlag& current_interrupt();
 // A design's worker makes its flag current while it runs (nullptr: back to
 // the thread's own).
 void set_current_interrupt(InterruptFlag* flag);

@@ -23,9 +23,9 @@ class CoremaxPool final : public poolscope::Pool {
 
   SubmitResult submit(Task task, const SubmitOptions&) override {
     return gate_.pass(impl_.trace(), [&] {
-      Error err = impl_.submit(std::move(task));
-      if (err == kNoLabel) return SubmitResult::accept();
-      return err == ErrPoolClosed ? SubmitResult::closed() : SubmitResult::refuse(err);
+      std::error_code err = impl_.submit(std::move(task));
+      if (!err) return SubmitResult::accept();
+      return err == ErrPoolClosed ? SubmitResult::closed() : SubmitResult::refuse(refusal(err));
     });
   }
 

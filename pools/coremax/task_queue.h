@@ -13,7 +13,8 @@ class TaskQueue {
  public:
   explicit TaskQueue(int cap) : tasks_(static_cast<std::size_t>(cap)) {}
 
-  // False if full.
+  // C++: the seed lists no methods for it ("implemented much as workers");
+  // add is workers' Offer, poll its Poll. False if full.
   bool add(Job& task) {
     if (len_ == cap()) return false;
     tasks_[tail_] = std::move(task);
@@ -29,7 +30,7 @@ class TaskQueue {
     len_--;
     return task;
   }
-  int len() const { return static_cast<int>(len_); }
+  int len() const { return static_cast<int>(len_); }  // C++: for the trace and the Pool adapter's state()
 
  private:
   std::size_t cap() const { return tasks_.size(); }

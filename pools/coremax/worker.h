@@ -32,6 +32,8 @@ class Worker {
   const WorkerId id;
 
  private:
+  // C++: the seed tells these in words (its §7, "worker runs a task"); the
+  // names are ours.
   void loop();    // the goroutine
   Job getTask();  // the next queued task; or back to idle (or stopped) and nil
   friend class Pool;

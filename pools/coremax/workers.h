@@ -29,13 +29,13 @@ class Workers {
     len_--;
     return w;
   }
-  // Empties the queue; returns who was in it.
+  // Reset: empties the queue; returns who was in it.
   std::vector<Worker*> reset() {
     std::vector<Worker*> all;
     while (Worker* w = poll()) all.push_back(w);
     return all;
   }
-  int len() const { return static_cast<int>(len_); }
+  int len() const { return static_cast<int>(len_); }  // C++: for the Pool adapter's state()
 
  private:
   std::size_t cap() const { return workers_.size(); }

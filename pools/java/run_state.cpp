@@ -162,7 +162,7 @@ void ThreadPoolExecutor::await_termination() {
 void ThreadPoolExecutor::close() {
   shutdown();
   await_termination();
-  threads_->joinAll();
+  threads_.wait();  // C++: join every worker thread
 }
 
 }  // namespace poolscope::java

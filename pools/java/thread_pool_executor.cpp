@@ -15,6 +15,8 @@
 // settings.cpp, submit/invokeAll/invokeAny in submit.h.
 #include "pools/java/thread_pool_executor.h"
 
+#include <system_error>
+
 #include "pools/java/finally.h"
 #include "pools/java/labels.h"
 #include "pools/java/worker.h"
@@ -33,8 +35,7 @@ ThreadPoolExecutor::ThreadPoolExecutor(int corePoolSize, int maximumPoolSize, Na
       handler_(std::move(handler)),
       keepAliveTime_(keepAliveTime.count()),
       corePoolSize_(corePoolSize),
-      maximumPoolSize_(maximumPoolSize),
-      threads_(std::make_unique<WorkerThreads>()) {
+      maximumPoolSize_(maximumPoolSize) {
   if (corePoolSize < 0 || maximumPoolSize <= 0 || maximumPoolSize < corePoolSize || keepAliveTime < Nanos(0))
     throw IllegalArgumentException();
   if (!workQueue_ || !threadFactory_.load() || !handler_.load()) throw NullPointerException();
@@ -114,15 +115,19 @@ bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
     }
   }();
   if (!counted) return false;
-  threads_->joinFinished();  // C++: join the threads of workers that have ended
 
   bool workerStarted = false;
   bool workerAdded = false;
   Worker* w = nullptr;
+  // C++: Java's garbage collector keeps a Worker while anything refers to
+  // it; here addWorker and the worker's thread each hold it.
+  std::shared_ptr<Worker> made;
   Finally backOut([&] {
     if (!workerStarted) addWorkerFailed(w);
   });
-  w = &threads_->create(*this, trace_.new_worker_id());
+  made = std::make_shared<Worker>(*this, trace_.new_worker_id());  // throws what the factory throws
+  w = made.get();
+  if (w->thread && !launch(made)) w->thread.reset();  // C++: the OS refused: as if the factory had
   if (w->thread) {
     {
       std::lock_guard lock(mainLock_);
@@ -147,16 +152,27 @@ bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
   return workerStarted;
 }
 
+// C++: runs the factory's thread in threads_ (the ended threads joined
+// first), holding the Worker until its body returns. False if the OS refuses
+// a thread (Java's start() would throw OutOfMemoryError inside addWorker).
+bool ThreadPoolExecutor::launch(std::shared_ptr<Worker> w) {
+  std::move_only_function<void()> run = std::move(w->thread->run);
+  std::string name = w->thread->name;
+  try {
+    threads_.go(std::move(name), [run = std::move(run), keep = std::move(w)]() mutable { run(); });
+  } catch (const std::system_error&) {
+    return false;
+  }
+  return true;
+}
+
 // Rolls back the worker's creation: out of `workers`, the count back down,
 // and a termination check in case this worker was holding it up.
 void ThreadPoolExecutor::addWorkerFailed(Worker* w) {
   std::lock_guard lock(mainLock_);
   if (w) {
     workers_.erase(w);
-    if (w->thread)
-      w->abandon();  // C++: end the thread that never ran the worker
-    else
-      threads_->discard(*w);
+    if (w->thread) w->abandon();  // C++: end the thread that never ran the worker
   }
   decrementWorkerCount();
   tryTerminate();

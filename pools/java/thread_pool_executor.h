@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "pools/core/go/thread_group.h"
 #include "pools/core/pool.h"
 #include "pools/core/shared_setting.h"
 #include "pools/java/blocking_queue.h"
@@ -198,8 +199,7 @@ class ThreadPoolExecutor {
   virtual void terminated();
 
  private:
-  class Worker;         // worker.h
-  class WorkerThreads;  // worker.h
+  class Worker;  // worker.h
 
   // ctl's atomic steps
   bool compareAndIncrementWorkerCount(int expect) { return ctl_.compare_exchange_strong(expect, expect + 1); }
@@ -217,6 +217,7 @@ class ThreadPoolExecutor {
   // C++: `why` is the rule the trace names for the new worker.
   bool addWorker(Runnable* firstTask, bool core, Label why);
   void addWorkerFailed(Worker* w);
+  bool launch(std::shared_ptr<Worker> w);  // C++: starts w's thread in threads_
   void processWorkerExit(Worker& w, bool completedAbruptly);
   Runnable getTask(Worker& w);
   void runWorker(Worker& w);
@@ -242,7 +243,7 @@ class ThreadPoolExecutor {
   struct ById {
     bool operator()(const Worker* a, const Worker* b) const;
   };
-  std::set<Worker*, ById> workers_;  // guarded by mainLock_
+  std::set<Worker*, ById> workers_;      // guarded by mainLock_
   CondVar termination_;                  // on mainLock_
   int largestPoolSize_ = 0;              // guarded by mainLock_
   std::int64_t completedTaskCount_ = 0;  // guarded by mainLock_
@@ -255,7 +256,11 @@ class ThreadPoolExecutor {
   std::atomic<int> corePoolSize_;
   std::atomic<int> maximumPoolSize_;
 
-  const std::unique_ptr<WorkerThreads> threads_;
+  // C++: Java's threads are garbage-collected when they end; ours must be
+  // joined, so they run in a thread group, the Go designs' own: it joins the
+  // ended ones at each new worker, and close() joins them all. Last, so that
+  // it is destroyed (and waits) first.
+  go::ThreadGroup threads_;
 };
 
 }  // namespace poolscope::java

@@ -18,7 +18,6 @@ void ThreadPoolExecutor::Worker::run() {
     }
   }
   set_current_interrupt(nullptr);
-  pool_.threads_->finished(*this);
 }
 
 void ThreadPoolExecutor::Worker::start() {
@@ -53,48 +52,6 @@ void ThreadPoolExecutor::Worker::interrupt() {
 
 void ThreadPoolExecutor::Worker::interruptIfStarted() {
   if (state_.load() >= 0 && !isInterrupted()) interrupt();
-}
-
-ThreadPoolExecutor::Worker& ThreadPoolExecutor::WorkerThreads::create(ThreadPoolExecutor& pool, WorkerId id) {
-  std::list<Worker> made;
-  made.emplace_back(pool, id);  // the factory runs outside the lock
-  std::lock_guard g(m_);
-  auto it = made.begin();
-  all_.splice(all_.end(), made);
-  it->self_ = it;
-  return *it;
-}
-
-void ThreadPoolExecutor::WorkerThreads::finished(Worker& w) {
-  std::lock_guard g(m_);
-  finished_.splice(finished_.end(), all_, w.self_);
-  changed_.notify_all();
-}
-
-void ThreadPoolExecutor::WorkerThreads::discard(Worker& w) {
-  std::lock_guard g(m_);
-  all_.erase(w.self_);
-  changed_.notify_all();
-}
-
-void ThreadPoolExecutor::WorkerThreads::joinFinished() {
-  std::list<Worker> done;
-  {
-    std::lock_guard g(m_);
-    done.swap(finished_);
-  }
-  for (Worker& w : done) w.thread->join();  // they have ended: this only waits for the OS
-}
-
-void ThreadPoolExecutor::WorkerThreads::joinAll() {
-  std::lock_guard one(joining_);
-  std::list<Worker> done;
-  {
-    std::unique_lock g(m_);
-    changed_.wait(g, [&] { return all_.empty(); });
-    done.swap(finished_);
-  }
-  for (Worker& w : done) w.thread->join();
 }
 
 }  // namespace poolscope::java

@@ -10,11 +10,10 @@
 #pragma once
 
 #include <atomic>
-#include "pools/core/clock.h"
-#include <list>
-#include <mutex>
+#include <memory>
 #include <optional>
 
+#include "pools/core/clock.h"
 #include "pools/java/thread_pool_executor.h"
 
 namespace poolscope::java {
@@ -39,49 +38,28 @@ class ThreadPoolExecutor::Worker {
   bool interrupted() { return interruptStatus.test_and_clear(); }  // Thread.interrupted()
   void interruptIfStarted();
 
-  // C++: Thread.start(). Our thread runs as soon as the factory makes it, so
-  // its body first waits for start() (Java's NEW state), or for abandon() if
-  // addWorker backs out, which ends the thread without running the worker.
+  // C++: the thread's OS thread starts as the worker is made (launch), where
+  // Java's factory only makes it, so that an OS refusal reads as a null from
+  // the factory. Its body first waits for start() (Thread.start(); Java's
+  // NEW state), or for abandon() if addWorker backs out, which ends the
+  // thread without running the worker.
   void start();
   void abandon();
 
   const WorkerId id;
-  std::optional<Thread> thread;  // null if the thread factory failed
+  std::optional<UnstartedThread> thread;  // null if the thread factory failed
   Runnable firstTask;
   std::atomic<std::int64_t> completedTasks{0};  // written by its own thread only
   InterruptFlag interruptStatus;
   Label exitRule = kNoLabel;  // C++: why getTask let the worker go, for the trace
 
  private:
-  friend class WorkerThreads;
   void run();  // Runnable.run(): runWorker(this)
 
   enum : int { kNew, kStarted, kAbandoned };
   ThreadPoolExecutor& pool_;
   std::atomic<int> state_{-1};  // the lock
   std::atomic<int> lifecycle_{kNew};
-  std::list<Worker>::iterator self_;  // its place in WorkerThreads
-};
-
-// C++: Java's threads are garbage-collected when they end; ours must be
-// joined by another thread. Each Worker lives here from its creation until
-// its thread has been joined; addWorker joins the threads that have ended,
-// close() waits for and joins them all.
-class ThreadPoolExecutor::WorkerThreads {
- public:
-  // Java's `new Worker(firstTask)`; throws what the thread factory throws.
-  Worker& create(ThreadPoolExecutor& pool, WorkerId id);
-  void finished(Worker& w);  // the worker's last act on its own thread
-  void discard(Worker& w);   // a worker that never got a thread
-  void joinFinished();
-  void joinAll();  // once no new worker can be created (TERMINATED)
-
- private:
-  Mutex m_;
-  CondVar changed_;
-  std::list<Worker> all_;
-  std::list<Worker> finished_;
-  Mutex joining_;  // one joinAll at a time: a thread is joined once
 };
 
 }  // namespace poolscope::java

@@ -2,6 +2,7 @@
 // blocking, its handlers, and its flaw (no worker ever expires).
 #include <atomic>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -53,9 +54,9 @@ struct OpenOnExit {
 TEST_CASE("coremax: an idle worker takes the task before a new core worker starts") {
   Rig rig;
   Pool p(2, 4, 2, {}, rig.target());
-  CHECK(p.submit([] {}) == kNoLabel);
+  CHECK(p.submit([] {}) == std::error_code{});
   await_event(rig.log, is_kind(EventKind::worker_idle, kWorkersQueue), "worker 1 is idle");
-  CHECK(p.submit([] {}) == kNoLabel);
+  CHECK(p.submit([] {}) == std::error_code{});
   await_event(rig.log, is_kind(EventKind::task_handoff, kWorkersQueue), "task 2 went to the idle worker");
   CHECK(p.running_size() == 1);  // Java would have started a second core thread
   CHECK(rig.count(is_kind(EventKind::worker_spawned)) == 1);
@@ -67,7 +68,7 @@ TEST_CASE("coremax: core workers, then the task queue, then workers up to max, t
   Pool p(1, 3, 2, {}, rig.target());
   OpenOnExit open{gate};
   auto step = [&](int running, int queued) {
-    CHECK(p.submit(gate.task()) == kNoLabel);
+    CHECK(p.submit(gate.task()) == std::error_code{});
     CHECK(p.running_size() == running);
     CHECK(p.queue_size() == queued);
   };
@@ -79,7 +80,7 @@ TEST_CASE("coremax: core workers, then the task queue, then workers up to max, t
   CHECK(p.submit(gate.task()) == ErrPoolFull);
   CHECK(rig.count(is_kind(EventKind::worker_spawned, kBelowCore)) == 1);
   CHECK(rig.count(is_kind(EventKind::worker_spawned, kTaskQueueFull)) == 2);
-  CHECK(rig.count(is_kind(EventKind::task_refused, ErrPoolFull)) == 1);
+  CHECK(rig.count(is_kind(EventKind::task_refused, kPoolFull)) == 1);
   gate.open();
   p.close();
   p.join();
@@ -94,7 +95,7 @@ TEST_CASE("coremax: workers never expire, however long they idle (the seed's fla
   Gate gate;
   Pool p(1, 4, 0, {}, rig.target());
   OpenOnExit open{gate};
-  for (int i = 0; i < 4; ++i) CHECK(p.submit(gate.task()) == kNoLabel);  // no queue: straight to max
+  for (int i = 0; i < 4; ++i) CHECK(p.submit(gate.task()) == std::error_code{});  // no queue: straight to max
   CHECK(p.running_size() == 4);
   gate.open();
   rig.await_count(is_kind(EventKind::worker_idle), 4, "4 idle workers");
@@ -134,14 +135,14 @@ TEST_CASE("coremax: with isBlocking, a submitter waits for an idle worker") {
   p.submit(gate.task());  // runs
   p.submit(gate.task());  // queued
   std::atomic<bool> ran{false};
-  Error err = ErrPoolFull;
+  std::error_code err = ErrPoolFull;
   Thread submitter("submitter", [&] { err = p.submit([&] { ran = true; }); });
   OpenOnExit open{gate};  // after the submitter, which waits for the gated worker
   await_event(rig.log, is_kind(EventKind::submitter_blocked), "the submitter blocks");
   CHECK(p.block_size() == 1);
   gate.open();  // the worker runs both tasks, goes idle, and the submitter hands it task 3
   submitter.join();
-  CHECK(err == kNoLabel);
+  CHECK(err == std::error_code{});
   await_condition([&] { return ran.load(); }, "task 3 ran");
   CHECK(p.block_size() == 0);
   CHECK(rig.count(is_kind(EventKind::submitter_unblocked)) == 1);
@@ -152,7 +153,7 @@ TEST_CASE("coremax: blockMaxNum caps the blocked submitters, and close wakes the
   Gate gate;
   Pool p(1, 1, 0, {.isBlocking = true, .blockMaxNum = 1}, rig.target());
   p.submit(gate.task());
-  Error err = kNoLabel;
+  std::error_code err;
   Thread submitter("submitter", [&] { err = p.submit([] {}); });
   OpenOnExit open{gate};  // after the submitter, which waits for the gated worker
   await_event(rig.log, is_kind(EventKind::submitter_blocked), "one submitter blocks");
@@ -236,7 +237,8 @@ TEST_CASE("coremax: close runs the queued tasks and close_now drops them") {
 class ReadsQueueOnDestroy {
  public:
   ReadsQueueOnDestroy(const Pool& p, std::atomic<int>& seen) : p_(&p), seen_(&seen) {}
-  ReadsQueueOnDestroy(ReadsQueueOnDestroy&& other) noexcept : p_(other.p_), seen_(std::exchange(other.seen_, nullptr)) {}
+  ReadsQueueOnDestroy(ReadsQueueOnDestroy&& other) noexcept
+      : p_(other.p_), seen_(std::exchange(other.seen_, nullptr)) {}
   ~ReadsQueueOnDestroy() {
     if (seen_) seen_->store(p_->queue_size());
   }
@@ -259,7 +261,7 @@ TEST_CASE("coremax: close_now and close release the tasks they drop without the 
       gate.await_arrivals(1);
     }
     std::atomic<int> seen{-1};
-    REQUIRE(p.submit([probe = ReadsQueueOnDestroy(p, seen)] {}) == kNoLabel);
+    REQUIRE(p.submit([probe = ReadsQueueOnDestroy(p, seen)] {}) == std::error_code{});
     REQUIRE(p.queue_size() == 1);
     CHECK((now ? p.close_now() : p.close()) == 1);
     CHECK(seen == 0);  // destroyed after the queue was emptied, and the lock let go
@@ -271,13 +273,26 @@ TEST_CASE("coremax: close_now and close release the tasks they drop without the 
 
 TEST_CASE("coremax: the reject handler chooses the error") {
   Rig rig;
-  const Label busy = intern_label("test-busy", "a test's own refusal");
+  const std::error_code busy = std::make_error_code(std::errc::resource_unavailable_try_again);
   Gate gate;  // before the pool: ~Pool joins the worker that passes it
   Pool p(0, 1, 0, {.rejectHandler = [&](const Task&) { return busy; }}, rig.target());
   OpenOnExit open{gate};
   p.submit(gate.task());
   CHECK(p.submit([] {}) == busy);
-  CHECK(rig.count(is_kind(EventKind::task_refused, busy)) == 1);
+  CHECK(rig.count(is_kind(EventKind::task_refused, kRejectHandler)) == 1);
+}
+
+TEST_CASE("coremax: a reject handler's nil counts as ErrPoolFull, and the errors read as Go's") {
+  Rig rig;
+  Gate gate;
+  Pool p(0, 1, 0, {.rejectHandler = [](const Task&) { return std::error_code{}; }}, rig.target());
+  OpenOnExit open{gate};
+  p.submit(gate.task());
+  const std::error_code err = p.submit([] {});
+  CHECK(err == ErrPoolFull);
+  CHECK(err.message() == "pool is full");
+  CHECK(std::error_code(ErrPoolClosed).message() == "pool is closed");
+  CHECK(rig.count(is_kind(EventKind::task_refused, kPoolFull)) == 1);
 }
 
 // The trap of coreSize 0: only a full queue starts a worker (step 3), and a
@@ -287,7 +302,7 @@ TEST_CASE("coremax: with coreSize 0, tasks wait in the queue until it is full (t
   Rig rig;
   Pool p(0, 2, 3, {}, rig.target());
   std::atomic<int> ran{0};
-  for (int i = 0; i < 3; ++i) CHECK(p.submit([&] { ++ran; }) == kNoLabel);
+  for (int i = 0; i < 3; ++i) CHECK(p.submit([&] { ++ran; }) == std::error_code{});
   CHECK(p.running_size() == 0);
   CHECK(p.queue_size() == 3);
   CHECK(rig.count(is_kind(EventKind::worker_spawned)) == 0);
@@ -303,7 +318,7 @@ TEST_CASE("coremax: with coreSize 0, tasks wait in the queue until it is full (t
     CHECK(a.balanced());
   }
   SECTION("the task that finds the queue full starts a worker, which then runs them all") {
-    CHECK(p.submit([&] { ++ran; }) == kNoLabel);
+    CHECK(p.submit([&] { ++ran; }) == std::error_code{});
     CHECK(rig.count(is_kind(EventKind::worker_spawned, kTaskQueueFull)) == 1);
     rig.await_count(is_kind(EventKind::task_finished), 4, "the 4 tasks ran");
     CHECK(p.close() == 0);  // a worker is alive: nothing is stranded
@@ -345,7 +360,7 @@ TEST_CASE("coremax: close_now drops the queue and closes in one step, so nothing
   Rig rig;
   Gate gate;
   Pool p(1, 1, 1 << 12, {}, rig.target());
-  REQUIRE(p.submit(gate.task()) == kNoLabel);  // the only worker is held: the rest queue
+  REQUIRE(p.submit(gate.task()) == std::error_code{});  // the only worker is held: the rest queue
   std::vector<Thread> submitters;
   OpenOnExit open{gate};
   for (int s = 0; s < 4; ++s)

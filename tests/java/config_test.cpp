@@ -87,7 +87,7 @@ namespace {
 // A default factory that counts the threads it makes.
 class CountingThreadFactory final : public ThreadFactory {
  public:
-  std::optional<Thread> newThread(std::move_only_function<void()> r) override {
+  std::optional<UnstartedThread> newThread(std::move_only_function<void()> r) override {
     ++made;
     return inner_.newThread(std::move(r));
   }

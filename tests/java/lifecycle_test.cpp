@@ -332,8 +332,8 @@ namespace {
 class FailingThreadFactory final : public ThreadFactory {
  public:
   FailingThreadFactory(int good, bool throws) : good_(good), throws_(throws) {}
-  std::optional<Thread> newThread(std::move_only_function<void()> r) override {
-    if (good_-- > 0) return Thread("failing-factory", std::move(r));
+  std::optional<UnstartedThread> newThread(std::move_only_function<void()> r) override {
+    if (good_-- > 0) return UnstartedThread{"failing-factory", std::move(r)};
     if (throws_) throw std::runtime_error("no thread for you");
     return std::nullopt;
   }

@@ -4,8 +4,11 @@
 Compares each file of labs/03-keepalive/ with the file of the same name in
 pools/coremax/, modulo what a copy must change: the namespace, the include
 paths, the design's name (coremax / lab03-student / lab03 in thread names),
-comment lines, and the lines between `// lab 03 {` and
-`// } lab 03` (the parameters the lab adds, which the design does not have).
+the opening comment (it says what the copy is), the lines between
+`// lab 03 {` and `// } lab 03` (the parameters the lab adds, which the
+design does not have), and spacing. Comments are compared like code: they
+explain the design to the student, so an explanation fixed in one and not
+the other is drift too.
 registration.cpp is left out: it registers another name, with the lab's
 parameters. A fix made to one and not the other fails here, with the diff.
 
@@ -35,11 +38,11 @@ def normalise(text):
         if s == "// } lab 03":
             lab_only = False
             continue
-        if lab_only or s.startswith("//"):  # comments may word a copy's context differently
+        if lab_only:
             continue
         line = line.replace("pools/coremax/", "DIR/").replace("labs/03-keepalive/", "DIR/")
         line = re.sub(r"\b(lab03-student|lab03|coremax)\b", "DESIGN", line)
-        out.append(re.sub(r"\s+//.*$", "", line).rstrip())  # trailing comments may differ in alignment only
+        out.append(" ".join(line.split()))  # the formatter aligns trailing comments by the longest line near them
     return [l for l in out if l]
 
 

@@ -54,18 +54,18 @@ Pool::~Pool() {
 // The seed's §7: closed? Then an idle worker, or a new one below coreSize.
 // Then the task queue. Then an idle worker again, or a new one below
 // maxSize. Then block (isBlocking) or reject.
-Error Pool::submit(Task fn) {
+std::error_code Pool::submit(Task fn) {
   Job task{trace_.submitted(), std::move(fn)};
   std::unique_lock lock(lock_);
   if (is_closed()) {
-    trace_.refused(task.id, ErrPoolClosed);
+    trace_.refused(task.id, refusal(ErrPoolClosed));
     return ErrPoolClosed;
   }
-  if (getWorker(&Pool::isCoreFull, task, kBelowCore)) return kNoLabel;
-  if (enTaskQueue(task)) return kNoLabel;
+  if (getWorker(&Pool::isCoreFull, task, kBelowCore)) return {};
+  if (enTaskQueue(task)) return {};
   // Under the one lock nothing has changed since the first look, so this
   // second look at the idle workers finds none; it is the seed's step, kept.
-  if (getWorker(&Pool::isMaxFull, task, kTaskQueueFull)) return kNoLabel;
+  if (getWorker(&Pool::isMaxFull, task, kTaskQueueFull)) return {};
   if (isNeedBlocking()) return blockWait(lock, task);
   return handleReject(task);
 }
@@ -127,7 +127,7 @@ bool Pool::isNeedBlocking() const {
 }
 
 // Waits on the pool's cond for a worker to go idle, then gives it the task.
-Error Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
+std::error_code Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
   blockSize_++;
   trace_.blocked(task.id);
   Worker* w = nullptr;
@@ -135,18 +135,18 @@ Error Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
   blockSize_--;
   trace_.unblocked(task.id);
   if (!w) {
-    trace_.refused(task.id, ErrPoolClosed);
+    trace_.refused(task.id, refusal(ErrPoolClosed));
     return ErrPoolClosed;
   }
   trace_.handoff(task.id, w->id, kWorkersQueue);
   w->task.send(std::move(task));
-  return kNoLabel;
+  return {};
 }
 
-Error Pool::handleReject(Job& task) {
-  Error err = opts_.rejectHandler ? opts_.rejectHandler(task.fn) : ErrPoolFull;
-  if (err == kNoLabel) err = ErrPoolFull;
-  trace_.refused(task.id, err);
+std::error_code Pool::handleReject(Job& task) {
+  std::error_code err = opts_.rejectHandler ? opts_.rejectHandler(task.fn) : ErrPoolFull;
+  if (!err) err = ErrPoolFull;
+  trace_.refused(task.id, refusal(err));
   return err;
 }
 

@@ -28,10 +28,12 @@
 #include <vector>
 
 #include "labs/solutions/03-keepalive/options.h"
+#include "labs/solutions/03-keepalive/rules.h"
 #include "labs/solutions/03-keepalive/task_queue.h"
 #include "labs/solutions/03-keepalive/worker.h"
 #include "labs/solutions/03-keepalive/workers.h"
 #include "pools/core/go/thread_group.h"
+#include "pools/core/pool_trace.h"
 
 namespace poolscope::lab03::solution {
 
@@ -49,9 +51,9 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
 
   // Hands `task` to an idle or new worker, or queues it, or rejects it (or,
-  // with isBlocking, waits for an idle worker). Returns nil (kNoLabel) or
-  // the error.
-  Error submit(Task task);
+  // with isBlocking, waits for an idle worker). Returns nil (an empty
+  // error_code) or the error.
+  std::error_code submit(Task task);
   // Refuses new tasks from now on. Submitters blocked in submit get
   // ErrPoolClosed, idle workers stop, busy workers stop once the task queue
   // is empty: the queued tasks still run. (The seed does not say what Close
@@ -95,8 +97,8 @@ class Pool {
   bool enTaskQueue(Job& task);
   Job deTaskQueue() { return taskQueue_.poll(); }
   bool isNeedBlocking() const;
-  Error blockWait(std::unique_lock<Mutex>& lock, Job& task);
-  Error handleReject(Job& task);
+  std::error_code blockWait(std::unique_lock<Mutex>& lock, Job& task);
+  std::error_code handleReject(Job& task);
   void closeLocked(std::vector<Job>& dropped);  // close(), with lock_ held; adds what it drops
   void handlePanic(std::exception_ptr panic);
 
@@ -108,7 +110,7 @@ class Pool {
   CondVar cond_;     // blocked submitters wait here for a worker to go idle
   Workers workers_;  // idle workers
   TaskQueue taskQueue_;
-  int blockSize_ = 0;  // submitters waiting in blockWait
+  int blockSize_ = 0;  // C++: submitters waiting in blockWait, against blockMaxNum
   const Options opts_;
   PoolTrace trace_;
   std::list<Worker> all_;        // C++: owns every Worker (Go's garbage collector did)

@@ -63,7 +63,7 @@ bool Worker::waitTask(Job& t, Label& why) {
     bool beyondCore = p.runningSize_ > p.coreSize_;
 #endif
     if (!(beyondCore || p.opts_.allowCoreThreadTimeOut)) continue;  // now a core worker: wait untimed
-#ifdef LAB_MUTANT_03_LOST_HANDOFF  // exits although a submitter just handed it a task
+#ifdef LAB_MUTANT_03_LOST_HANDOFF                                   // exits although a submitter just handed it a task
     p.workers_.remove(this);
 #else
     if (!p.workers_.remove(this)) continue;  // a task was sent: take it

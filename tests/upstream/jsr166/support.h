@@ -68,7 +68,9 @@ class NoOpREHandler final : public RejectedExecutionHandler {
 // SimpleThreadFactory: new Thread(r).
 class SimpleThreadFactory final : public ThreadFactory {
  public:
-  std::optional<Thread> newThread(std::move_only_function<void()> r) override { return inner_.newThread(std::move(r)); }
+  std::optional<UnstartedThread> newThread(std::move_only_function<void()> r) override {
+    return inner_.newThread(std::move(r));
+  }
 
  private:
   DefaultThreadFactory inner_;

@@ -1072,7 +1072,7 @@ namespace {
 // FailingThreadFactory: a thread for the first call only.
 class FailingThreadFactory final : public ThreadFactory {
  public:
-  std::optional<Thread> newThread(std::move_only_function<void()> r) override {
+  std::optional<UnstartedThread> newThread(std::move_only_function<void()> r) override {
     if (++calls > 1) return std::nullopt;
     return inner_.newThread(std::move(r));
   }
