@@ -87,7 +87,7 @@ TEST_CASE("go::Chan: an unbuffered send completes only when a receiver takes the
 }
 
 // "A send on a buffered channel can proceed if there is room in the buffer."
-TEST_CASE("go::Chan: a one-slot send does not wait; the second one does") {
+TEST_CASE("go::Chan: a one-slot send does not wait: the second one does") {
   go::Chan<int> ch(1);
   ch.send(1);  // returns at once
   CHECK(ch.len() == 1);
@@ -478,7 +478,7 @@ TEST_CASE("go::ThreadGroup: many short threads started from several goroutines a
 // time for this instance of Once. [...] no call to Do returns until the one
 // call to f returns." (sync.Once's doc.) go::Cond is tested where ants uses
 // it, on its spin lock (tests/ants/spinlock_test.cpp).
-TEST_CASE("go::Once: Do runs f once; a concurrent Do returns only after that f has returned") {
+TEST_CASE("go::Once: Do runs f once: a concurrent Do returns only after that f has returned") {
   go::Once once;
   go::Chan<int> entered, leave;
   std::atomic<int> runs{0};

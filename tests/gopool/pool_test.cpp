@@ -101,7 +101,7 @@ TEST_CASE("gopool: ScaleThreshold 3: a worker when none runs, then one more only
   CHECK(rig.count(EventKind::task_finished) == 4);
 }
 
-TEST_CASE("gopool: SetCap stops no worker; it only keeps new ones from starting") {
+TEST_CASE("gopool: SetCap stops no worker: it only keeps new ones from starting") {
   GopoolRig rig;
   pool p("t", 10, NewConfig(), rig.target());
   Gate gate;
@@ -200,7 +200,7 @@ TEST_CASE("gopool: CtxGo joins no exited worker's thread: the next worker to exi
   CHECK(p.threads_() == 0);
 }
 
-TEST_CASE("gopool: a refused thread leaves the task on the list; the next CtxGo, seeing no worker, starts one") {
+TEST_CASE("gopool: a refused thread leaves the task on the list: the next CtxGo, seeing no worker, starts one") {
   GopoolRig rig;
   pool p("t", 10, NewConfig(), rig.target());
   {
@@ -235,7 +235,7 @@ TEST_CASE("gopool: shutdown (poolscope's) drops the list when asked, then waits 
   CHECK(p.counters_() == Counters{});
 }
 
-TEST_CASE("gopool: RegisterPool refuses a second pool of the same name; GetPool finds the first") {
+TEST_CASE("gopool: RegisterPool refuses a second pool of the same name: GetPool finds the first") {
   pool a("registered-once", 1, NewConfig());
   pool b("registered-once", 1, NewConfig());
   CHECK_FALSE(RegisterPool(a));

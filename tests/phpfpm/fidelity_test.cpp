@@ -165,7 +165,7 @@ TEST_CASE("phpfpm ondemand: a child is not idle until child_start after its fork
   wp.fpm_pctl_(false);
 }
 
-TEST_CASE("phpfpm: the backlog holds listen.backlog + 1; -1 (8.2's default) and anything above somaxconn hold somaxconn + 1") {
+TEST_CASE("phpfpm: the backlog holds listen.backlog + 1: -1 (8.2's default) and anything above somaxconn hold somaxconn + 1") {
   ManualRig rig;
   fpm_worker_pool_config_s c = fpm_worker_pool_config_alloc();
   CHECK(c.listen_backlog == -1);
@@ -231,7 +231,7 @@ TEST_CASE("phpfpm 8.2.36: static 4, backlog 8, 40 requests at once: what a full 
   }
 }
 
-TEST_CASE("phpfpm 8.2: an ondemand pool with a small backlog gets no warning; only a backlog below -1 is raised") {
+TEST_CASE("phpfpm 8.2: an ondemand pool with a small backlog gets no warning: only a backlog below -1 is raised") {
   fpm_worker_pool_config_s c = ondemand_config(5, 10);
   c.listen_backlog = 8;
   conf_check small = fpm_conf_process_all_pools(c);

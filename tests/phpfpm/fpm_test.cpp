@@ -193,7 +193,7 @@ TEST_CASE("phpfpm: pm.max_spawn_rate 5 is checked before doubling: the rates are
   wp.fpm_pctl_(false);
 }
 
-TEST_CASE("phpfpm: one max_children warning per episode; then one idle child stopped per tick, the oldest first") {
+TEST_CASE("phpfpm: one max_children warning per episode: then one idle child stopped per tick, the oldest first") {
   Rig rig;
   fpm_worker_pool_s wp(dynamic(5, 2, 2, 3), rig.target());
   std::vector<std::unique_ptr<Gate>> gates;
@@ -310,7 +310,7 @@ TEST_CASE("phpfpm: a child that served pm.max_requests exits and is replaced at 
   wp.fpm_pctl_(false);
 }
 
-TEST_CASE("phpfpm: the listen backlog (listen.backlog + 1) is the only queue; past it a connection is refused") {
+TEST_CASE("phpfpm: the listen backlog (listen.backlog + 1) is the only queue: past it a connection is refused") {
   Rig rig;
   fpm_worker_pool_config_s c = fpm_worker_pool_config_alloc();
   c.pm = PM_STYLE_STATIC;
@@ -329,7 +329,7 @@ TEST_CASE("phpfpm: the listen backlog (listen.backlog + 1) is the only queue; pa
   CHECK(rig.count(EventKind::task_finished) == 4);
 }
 
-TEST_CASE("phpfpm: shutdown-now resets the backlog; graceful serves it first") {
+TEST_CASE("phpfpm: shutdown-now resets the backlog: graceful serves it first") {
   for (bool terminating : {true, false}) {
     CAPTURE(terminating);
     Rig rig;
@@ -354,7 +354,7 @@ TEST_CASE("phpfpm: shutdown-now resets the backlog; graceful serves it first") {
   }
 }
 
-TEST_CASE("phpfpm: a refused fork leaves the connection in the backlog; the next accept event forks again") {
+TEST_CASE("phpfpm: a refused fork leaves the connection in the backlog: the next accept event forks again") {
   Rig rig;
   fpm_worker_pool_config_s c = fpm_worker_pool_config_alloc();
   c.pm = PM_STYLE_ONDEMAND;

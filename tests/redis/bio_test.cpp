@@ -23,7 +23,7 @@ TEST_CASE("redis-bio: one thread per job type, started by bioInit") {
   CHECK(bio.state() == Counters{.workers = 3});
 }
 
-TEST_CASE("redis-bio: a type's jobs run one at a time, first in first out; the running one is still pending") {
+TEST_CASE("redis-bio: a type's jobs run one at a time, first in first out: the running one is still pending") {
   Rig rig;
   Bio bio(rig.target("redis-bio"));
   Gate a, b, c;

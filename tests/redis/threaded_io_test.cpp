@@ -36,7 +36,7 @@ std::map<WorkerId, std::vector<TaskId>> deal(Rig& rig, std::string_view rule) {
 
 }  // namespace
 
-TEST_CASE("redis-io: io-threads 1 starts no thread; the main thread writes every reply") {
+TEST_CASE("redis-io: io-threads 1 starts no thread: the main thread writes every reply") {
   Rig rig;
   Server s(config(1), rig.target("redis-io"));
   CHECK(rig.count(EventKind::worker_spawned) == 1);
@@ -57,7 +57,7 @@ TEST_CASE("redis-io: the I/O threads start parked on the mutexes the main thread
   CHECK(s.state() == Counters{.workers = 4});
 }
 
-TEST_CASE("redis-io: below 2 x io-threads pending the main thread writes alone; at 2 x it starts the threads") {
+TEST_CASE("redis-io: below 2 x io-threads pending the main thread writes alone: at 2 x it starts the threads") {
   Rig rig;
   Server s(config(4), rig.target("redis-io"));
 
@@ -168,7 +168,7 @@ TEST_CASE("redis-io: too few pending replies stop threaded I/O, in beforeSleep o
       "the I/O thread parked after serverCron stopped threaded I/O");
 }
 
-TEST_CASE("redis-io: shutdown-now drops the replies still pending; graceful writes them") {
+TEST_CASE("redis-io: shutdown-now drops the replies still pending: graceful writes them") {
   Rig rig;
   {
     Server s(config(2), rig.target("redis-io"));

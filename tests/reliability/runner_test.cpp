@@ -133,7 +133,7 @@ const char* kShort = R"({"duration": "100ms", "arrival": {"kind": "constant", "r
 
 }  // namespace
 
-TEST_CASE("a symlink to a regular file stays a symlink; its target is replaced") {
+TEST_CASE("a symlink to a regular file stays a symlink: its target is replaced") {
   fs::path d = fresh_dir("symlink");
   fs::path s = write_scenario(d, kShort);
   spit(d / "target.json", "old");
@@ -268,7 +268,7 @@ TEST_CASE("SIGTERM during the run: stopped result, accounting balanced, exit 143
   CHECK_FALSE(temporary_left(d));
 }
 
-TEST_CASE("Ctrl-C while the result is being written: the write completes; a second one ends it at once",
+TEST_CASE("Ctrl-C while the result is being written: the write completes: a second one ends it at once",
           "[signals]") {
   fs::path d = fresh_dir("sig-write");
   fs::path s = write_scenario(d, kShort);

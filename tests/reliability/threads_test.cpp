@@ -92,7 +92,7 @@ TEST_CASE("a refused controller: the run does not start, and says why") {
   CHECK(json::parse(out.str())["status"] == "thread-refused");
 }
 
-TEST_CASE("a pool refused its helper thread at creation does not run; the others end early") {
+TEST_CASE("a pool refused its helper thread at creation does not run: the others end early") {
   Scenario s = small(R"({"kind": "burst", "count": 10})");
   Refuse refuse("fasthttp-clean", 1);
   RunResult r = run_scenario(s);

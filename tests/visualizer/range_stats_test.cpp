@@ -9,7 +9,7 @@
 using namespace poolscope;
 using namespace poolscope::gui;
 
-TEST_CASE("range stats: over the whole run, each pool's counts are the run's; split in two, they add up (issue 21)") {
+TEST_CASE("range stats: over the whole run, each pool's counts are the run's: split in two, they add up (issue 21)") {
   auto w = test::run_and_write(true);
   const scenario::ResultFile f = w.read();
   const metrics::RunMetrics m = f.metrics();

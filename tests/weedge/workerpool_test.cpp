@@ -170,7 +170,7 @@ TEST_CASE("weedge: after 30 s without growth a worker exits after a task, but cu
   CHECK(rig.count(EventKind::task_dropped, "no-live-worker") == 2);
 }
 
-TEST_CASE("weedge: the timeout counts from pickup; the task runs on, detached, and its worker moves on") {
+TEST_CASE("weedge: the timeout counts from pickup: the task runs on, detached, and its worker moves on") {
   Rig rig;
   auto wp = NewWorkerPool(1, 1, 3, rig.target());
   wp->Run();
@@ -304,7 +304,7 @@ TEST_CASE("weedge: a task that throws with no timer left loses its worker for ev
   CHECK(rig.count(EventKind::pool_state, "task-timeout") == 1);
 }
 
-TEST_CASE("weedge: AddTask blocks on a full channel; Stop waits up to 30 s for it, then closes the channel under it") {
+TEST_CASE("weedge: AddTask blocks on a full channel: Stop waits up to 30 s for it, then closes the channel under it") {
   Rig rig;
   auto wp = NewWorkerPool(1, 1, 1, rig.target());
   wp->Run();
