@@ -21,9 +21,9 @@ const ROUNDS = 3;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await serveSite(site);
-const browser = await launchChromium(process.env.POOLSCOPE_NPM);
+const browser = await launchChromium();
 const page = async (address) => {
-  const p = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const p = await browser.newPage({ width: 1280, height: 720 });
   await p.goto(server.url + address);
   return p;
 };
@@ -33,7 +33,7 @@ const state = (p) => p.evaluate(() => window.poolscopePage);
 const firsts = [];
 for (let i = 0; i < ROUNDS; ++i) {
   const p = await page('');
-  await p.waitForFunction(() => window.poolscopePage?.firstFrame, null, { timeout: 120_000 });
+  await p.waitFor(() => window.poolscopePage?.firstFrame, null, { timeout: 120_000 });
   firsts.push((await state(p)).firstFrame);
   await p.close();
 }
@@ -64,7 +64,7 @@ mkdirSync(dir, { recursive: true });
 const result = path.join(dir, 'ramp.result.json');
 spawnSync(runner, ['run', 'ramp', '--sim', '--events', '--quiet', '--out', result]);
 const p = await page('?open=bench/ramp.result.json&bench-frames=300');
-await p.waitForFunction(() => window.poolscopePage?.stopped, null, { timeout: 600_000 });
+await p.waitFor(() => window.poolscopePage?.stopped, null, { timeout: 600_000 });
 console.log('in the page (1280 x 720, SwiftShader; CPU time is the wall clock there):');
 for (const line of (await state(p)).printed) console.log(`  ${line}`);
 await p.close();

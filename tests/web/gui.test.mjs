@@ -1,5 +1,5 @@
 // The GUI's web site (build-web/site/) in a real browser: Debian's chromium,
-// WebGL 2 drawn by SwiftShader, driven by playwright-core, the site served on
+// WebGL 2 drawn by SwiftShader, driven over DevTools (chromium.mjs), the site served on
 // 127.0.0.1. What a student does: the page opens on tour and draws it; a run
 // is the native runner's, event for event; its link shows the same run
 // elsewhere; a bad file gets the runner's own message; a result written by the
@@ -16,7 +16,6 @@ import { launchChromium, serveSite, waitSaid } from './site.mjs';
 
 const runner = process.env.POOLSCOPE_RUNNER;
 const site = process.env.POOLSCOPE_SITE;
-const npm = process.env.POOLSCOPE_NPM;
 const out = process.env.POOLSCOPE_GUI_TEST_OUT;  // screenshots and downloads, kept for a look
 const checker = path.join(path.dirname(runner), 'poolscope-screenshot-check');
 const source = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -24,7 +23,7 @@ const corpus = path.join(source, 'tests', 'data', 'bad');
 mkdirSync(out, { recursive: true });
 
 const server = await serveSite(site);
-const browser = await launchChromium(npm);
+const browser = await launchChromium();
 after(async () => {
   await browser.close();
   server.close();
@@ -32,41 +31,17 @@ after(async () => {
 
 // A page of a laptop's size, on the site (with a link's fragment, if given).
 async function open(fragment = '', viewport = { width: 1280, height: 720 }) {
-  const page = await browser.newPage({ viewport, acceptDownloads: true });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  // Listening now turns playwright's interception of file choosers on before any is opened.
-  page.on('filechooser', () => {});
+  const page = await browser.newPage(viewport);
   await page.goto(server.url + fragment);
-  await page.waitForFunction(() => window.poolscopePage?.frames > 2, null, { timeout: 60_000 });
-  page.problems = problems;
+  await page.waitFor(() => window.poolscopePage?.frames > 2);
   return page;
 }
 
-// Presses keys of the GUI, held over a few frames: Dear ImGui 1.86 sees a key
-// that is down at a frame's start, so a press and release between two frames
-// (a test's, or a quick hand's on a slow machine) would be lost.
-async function press(page, keys) {
-  const held = keys.split('+');
-  for (const k of held) await page.keyboard.down(k);
-  await page.waitForTimeout(300);
-  for (const k of held.reverse()) await page.keyboard.up(k);
-}
-
 // Presses a key of the GUI and returns the file the page downloads then.
-async function download(page, key, name) {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), press(page, key)]);
-  const to = path.join(out, name);
-  await file.saveAs(to);
-  return to;
-}
+const download = (page, key, name) => page.download(key, path.join(out, name));
 
 // Opens a file through the page's file picker (Ctrl+O, as a student does).
-async function pick(page, file) {
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 30_000 }),
-    press(page, 'Control+O')]);
-  await chooser.setFiles(file);
-}
+const pick = (page, file) => page.pick('Control+O', file);
 
 function native(args) {
   const r = spawnSync(runner, args, { cwd: out });
@@ -97,9 +72,9 @@ test('the page opens on tour, simulated and playing at 1x, and draws every pool 
   const said = await waitSaid(page, /^scenario .*tour\.json$/);
   assert.ok(said);
   // Five seconds of a 42-second scenario at 1x: playing, not over.
-  await page.waitForTimeout(5000);
+  await page.wait(5000);
   const shot = path.join(out, 'tour-1280x720.png');
-  await page.screenshot({ path: shot });
+  await page.screenshot(shot);
   drawsPools(shot, ['fasthttp', 'ants', 'gammazero', 'java', 'spawn']);
   assert.equal((await page.evaluate(() => window.poolscopePage.said)).some((s) => /run has ended/.test(s.text)), false);
   assert.deepEqual(page.problems, []);
@@ -113,8 +88,8 @@ test('a run in the page is the native runner\'s, event for event; a link to it s
   assert.ok(native(['run', 'tour', '--sim', '--events', '--quiet', '--out', 'tour-native.result.json']).status <= 1);
   sameRun(a, JSON.parse(readFileSync(path.join(out, 'tour-native.result.json'), 'utf8')), 'page vs native');
 
-  await press(page, 'Control+L');
-  const link = await page.waitForFunction(() => window.poolscopePage.lastLink).then((h) => h.jsonValue());
+  await page.press('Control+L');
+  const link = await page.waitFor(() => window.poolscopePage.lastLink);
   assert.match(link, /#v=1&pv=[^&]+&s=tour/);
   await page.close();
   const again = await open(`${new URL(link).hash}&time-scale=1000`);
@@ -138,8 +113,8 @@ test('an edited scenario runs in the page as the runner runs it, and its link ca
   delete a.scenario.file, delete b.scenario.file;  // where each read it from
   sameRun(a, b, 'edited, page vs native');
 
-  await press(page, 'Control+L');
-  const link = await page.waitForFunction(() => window.poolscopePage.lastLink).then((h) => h.jsonValue());
+  await page.press('Control+L');
+  const link = await page.waitFor(() => window.poolscopePage.lastLink);
   assert.match(link, /&d=/, 'an edited scenario travels whole');
   await page.close();
   const again = await open(`${new URL(link).hash}&time-scale=1000`);
@@ -159,11 +134,11 @@ test('a bad scenario file gets the runner\'s own message in the page\'s dialog, 
     await pick(page, file);
     const said = await waitSaid(page, new RegExp(`^Could not open the file: /picked/${name.replace('.', '\\.')}`));
     assert.equal(said.text.replace('Could not open the file: /picked/', ''), expected);
-    await page.screenshot({ path: path.join(out, `dialog-${name}.png`) });
-    await press(page, 'Enter');  // the dialog's OK
+    await page.screenshot(path.join(out, `dialog-${name}.png`));
+    await page.press('Enter');  // the dialog's OK
   }
   const frames = await page.evaluate(() => window.poolscopePage.frames);
-  await page.waitForFunction((n) => window.poolscopePage.frames > n + 10, frames);
+  await page.waitFor((n) => window.poolscopePage.frames > n + 10, frames);
   assert.deepEqual(page.problems, []);
   await page.close();
 });
@@ -176,9 +151,9 @@ test('a result written by the desktop runner replays in the page (one whose trac
   await pick(page, path.join(out, 'tour-desktop.result.json'));
   const said = await waitSaid(page, /^replaying /);
   assert.equal(said.text, `replaying /picked/tour-desktop.result.json: ${events} events`);
-  await page.waitForTimeout(1000);
+  await page.wait(1000);
   const shot = path.join(out, 'replay-1280x720.png');
-  await page.screenshot({ path: shot });
+  await page.screenshot(shot);
   drawsPools(shot, ['fasthttp', 'ants', 'gammazero', 'java', 'spawn']);
 
   const png = readFileSync(await download(page, 'F12', 'view.png'));
@@ -203,8 +178,7 @@ test('a link this page cannot honour says why, and the page opens on tour instea
     ['#v=1&d=AAAA', /cut short or damaged/],
     ['#v=1&s=tour&colour=pink', /"colour", which this page .* does not know/]]) {
     const page = await open(fragment);
-    const notices = await page.waitForFunction(() => window.poolscopePage.notices.length && window.poolscopePage.notices)
-      .then((h) => h.jsonValue());
+    const notices = await page.waitFor(() => window.poolscopePage.notices.length && window.poolscopePage.notices);
     assert.match(notices.join('\n'), why, fragment);
     await waitSaid(page, /^scenario .*tour\.json$/);
     await page.close();
