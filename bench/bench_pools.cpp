@@ -464,11 +464,9 @@ void register_all() {
     for (int workers : {1, 2})
       for (bool engine_clock : {false, true}) {
         if (engine_clock && workers == 2) continue;  // one row is enough to see the clock's part
-        RegisterBenchmark(("trace_cost/" + t.name + "/w:" + std::to_string(workers) + (engine_clock ? "/clock:engine" : ""))
-                              .c_str(),
-                          [&t, workers, engine_clock](benchmark::State& s) {
-                            trace_cost(s, t, workers, Retry::yield, engine_clock);
-                          })
+        RegisterBenchmark(
+            ("trace_cost/" + t.name + "/w:" + std::to_string(workers) + (engine_clock ? "/clock:engine" : "")).c_str(),
+            [&t, workers, engine_clock](benchmark::State& s) { trace_cost(s, t, workers, Retry::yield, engine_clock); })
             ->Iterations(1)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);

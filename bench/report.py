@@ -51,8 +51,10 @@ def load(directory):
 
 
 def base(name):
-    """'dispatch/ants/w:1/s:1/trace:off/iterations:1/real_time' -> 'dispatch/ants/w:1/s:1/trace:off'."""
-    return "/".join(p for p in name.split("/") if p != "real_time" and not p.startswith("iterations:"))
+    """'dispatch/ants/w:1/s:1/trace:off/iterations:1/real_time' -> 'dispatch/ants/w:1/s:1/trace:off'; also
+    the 'repeats:1' of a benchmark that sets its own repetitions (wakeup/, machine/handoff, BM_TickOrder)."""
+    return "/".join(p for p in name.split("/")
+                    if p != "real_time" and not p.startswith(("iterations:", "repeats:")))
 
 
 class Table:
