@@ -31,7 +31,7 @@ using namespace std::chrono_literals;
 struct Sizes {
   // dispatch/: 1,000,000 tasks, unless a warm probe of 2,000 (after a warm-up
   // that starts lazily started workers) says that takes more than the budget,
-  // i.e. the design is slower than 300 ns a task: one paying futex wake-ups on
+  // i.e. the design is slower than 150 ns a task: one paying futex wake-ups on
   // every task (10-60 us here) would need a minute a run. The row says how
   // many tasks it ran. A probe is short (under a millisecond for a fast
   // design), so one preemption can inflate it: a probe that misses the
@@ -53,7 +53,7 @@ constexpr Sizes kSuite{.dispatch_tasks = 1'000'000,
                        .dispatch_warmup = 1'000,
                        .dispatch_probe = 2'000,
                        .dispatch_min = 5'000,
-                       .dispatch_budget = 300ms,
+                       .dispatch_budget = 150ms,
                        .trace_rounds = 3,
                        .trace_budget = 100ms,
                        .wake_samples = 1000,
@@ -99,9 +99,13 @@ void fail(benchmark::State& state, const std::exception& e) {
   }
 }
 
+// How a refused submitter tries again (bench/executor.h): yielding first, as
+// the fasthttp benchmark's does, or at once (trace_cost's `/retry:spin`).
+enum class Retry { yield, spin };
+
 // N submitters share `tasks` no-op tasks (each ticks the countdown); the
 // benchmark thread is submitter 0 and then waits for the last tick.
-std::uint64_t run_tasks(Executor& ex, std::int64_t tasks, int submitters) {
+std::uint64_t run_tasks(Executor& ex, std::int64_t tasks, int submitters, Retry retry = Retry::yield) {
   Countdown done(tasks);
   auto task = [&done] { done.tick(); };
   std::latch go(submitters);
@@ -109,7 +113,8 @@ std::uint64_t run_tasks(Executor& ex, std::int64_t tasks, int submitters) {
   auto submit_share = [&](int i) {
     std::uint64_t r = 0;
     go.arrive_and_wait();
-    for (std::int64_t n = tasks * i / submitters; n < tasks * (i + 1) / submitters; ++n) r += execute(ex, task);
+    for (std::int64_t n = tasks * i / submitters; n < tasks * (i + 1) / submitters; ++n)
+      r += retry == Retry::spin ? execute_spinning(ex, task) : execute(ex, task);
     refused += r;
   };
   std::vector<std::jthread> helpers;
@@ -127,13 +132,13 @@ struct Sizing {
   double probe_ns;
   std::int64_t probed;
 };
-Sizing tasks_for(Executor& ex, int submitters, std::chrono::nanoseconds budget) {
+Sizing tasks_for(Executor& ex, int submitters, std::chrono::nanoseconds budget, Retry retry = Retry::yield) {
   const double threshold_ns = static_cast<double>(budget.count()) / static_cast<double>(sizes.dispatch_tasks);
   double probe_ns = 0;
   std::int64_t probed = 0;
   for (int i = 0; i < kDispatchProbes; ++i) {
     auto t0 = now_ns();
-    run_tasks(ex, sizes.dispatch_probe, submitters);
+    run_tasks(ex, sizes.dispatch_probe, submitters, retry);
     probed += sizes.dispatch_probe;
     const auto took = now_ns() - t0;
     const double ns = static_cast<double>(took) / sizes.dispatch_probe;
@@ -181,7 +186,18 @@ void dispatch(benchmark::State& state, const Target& target, int workers, int su
 // workers are busy (fasthttp) measures its refusals here as much as its
 // dispatch: tracing slows the submitter, which is then refused less often,
 // so its ratio can pass 1 (issue 40); the two refusal counts show when.
-void trace_cost(benchmark::State& state, const Target& target, int workers, bool engine_clock) {
+//
+// Retry::spin (the `/retry:spin` row of a design that refuses_when_busy): a
+// refused submitter tries again at once (a pause between tries, a yield
+// every 32), so it takes the worker back the moment it is back, traced or
+// not: both runs make the same turns of the design's loop, and their
+// refusals a task stay alike (they differ a lot when the submitter yields,
+// and then rule the time: issue 40). The ratio is tracing's cost to that
+// loop, each refusal's two events (submitted, refused) included, as a
+// saturated server records them. One task in flight at a time (offered when
+// the last has ended) was tried instead: hundreds of µs a task on a loaded
+// machine, whose spinning threads are preempted (docs/performance.md).
+void trace_cost(benchmark::State& state, const Target& target, int workers, Retry retry, bool engine_clock) {
   std::vector<double> ratios;
   double dropped = 0, recorded = 0, tasks_run = 0, on_ns = 0, refused[2] = {0, 0}, measured[2] = {0, 0};
   for (auto _ : state) {
@@ -200,10 +216,10 @@ void trace_cost(benchmark::State& state, const Target& target, int workers, bool
         } catch (const std::exception& e) {
           return fail(state, e);
         }
-        run_tasks(*ex, sizes.dispatch_warmup, 1);
-        const auto [tasks, probe_ns, probed] = tasks_for(*ex, 1, sizes.trace_budget);
+        run_tasks(*ex, sizes.dispatch_warmup, 1, retry);
+        const auto [tasks, probe_ns, probed] = tasks_for(*ex, 1, sizes.trace_budget, retry);
         const auto t0 = now_ns();
-        refused[traced] += static_cast<double>(run_tasks(*ex, tasks, 1));
+        refused[traced] += static_cast<double>(run_tasks(*ex, tasks, 1, retry));
         ns[traced] = static_cast<double>(now_ns() - t0) / static_cast<double>(tasks);
         measured[traced] += static_cast<double>(tasks);
         ex->shutdown();
@@ -261,8 +277,12 @@ void wakeup(benchmark::State& state, const Target& target) {
 
 // The ants README benchmark on this machine: the time from the first submit
 // to the last task's end, over the floor (tasks x 10 ms / workers = 200 ms,
-// with the workers the design really got).
+// with the workers the design really got). A design that gets fewer than
+// kSleepWorkers (redis-io's 128 I/O threads) runs as many tasks per worker,
+// so its floor is the same 200 ms, not 8 s.
 void sleep_bound(benchmark::State& state, const Target& target) {
+  const int workers = target.granted(kSleepWorkers, Purpose::fixed);
+  const std::int64_t tasks = std::min(sizes.sleep_tasks, sizes.sleep_tasks * workers / kSleepWorkers);
   const auto threads_before = threads_created();
   const double cpu_before = scenario::sample_process().cpu_seconds;
   PeakUsage peak;
@@ -273,8 +293,8 @@ void sleep_bound(benchmark::State& state, const Target& target) {
     } catch (const std::exception& e) {
       return fail(state, e);
     }
-    Countdown done(sizes.sleep_tasks);
-    for (std::int64_t i = 0; i < sizes.sleep_tasks; ++i)
+    Countdown done(tasks);
+    for (std::int64_t i = 0; i < tasks; ++i)
       execute(*ex, [&done] {
         std::this_thread::sleep_for(kSleepTask);
         done.tick();
@@ -285,8 +305,8 @@ void sleep_bound(benchmark::State& state, const Target& target) {
     ex.reset();
     state.ResumeTiming();
   }
-  const int workers = target.granted(kSleepWorkers, Purpose::fixed);
-  const double floor_s = static_cast<double>(sizes.sleep_tasks) * 0.010 / workers;
+  const double floor_s = static_cast<double>(tasks) * 0.010 / workers;
+  state.counters["tasks"] = static_cast<double>(tasks);
   state.counters["workers"] = workers;
   state.counters["floor_ms"] = floor_s * 1e3;
   state.counters["peak_rss_mb"] = peak.peak_mb_above_start();
@@ -414,7 +434,15 @@ void register_all() {
   using benchmark::RegisterBenchmark;
   RegisterBenchmark("machine/clock_read", clock_read);
   RegisterBenchmark("machine/thread_create_join", thread_create_join)->UseRealTime();
-  RegisterBenchmark("machine/handoff", handoff)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+  // The wake-up samples (here and in wakeup/) are one repetition whatever
+  // --benchmark_repetitions says: p50 and p99 of 1,000 samples are their own
+  // statistic, and on a loaded machine a sample can wait 10 ms for a CPU
+  // (146 s of the suite's wakeup/ rows at 3 repetitions, 2026-11-29).
+  RegisterBenchmark("machine/handoff", handoff)
+      ->Iterations(1)
+      ->Repetitions(1)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 
   static const std::vector<Target> all = targets();
   for (const Target& t : all) {
@@ -436,17 +464,24 @@ void register_all() {
     for (int workers : {1, 2})
       for (bool engine_clock : {false, true}) {
         if (engine_clock && workers == 2) continue;  // one row is enough to see the clock's part
-        RegisterBenchmark(("trace_cost/" + t.name + "/w:" + std::to_string(workers) + (engine_clock ? "/clock:engine" : ""))
-                              .c_str(),
-                          [&t, workers, engine_clock](benchmark::State& s) { trace_cost(s, t, workers, engine_clock); })
+        RegisterBenchmark(
+            ("trace_cost/" + t.name + "/w:" + std::to_string(workers) + (engine_clock ? "/clock:engine" : "")).c_str(),
+            [&t, workers, engine_clock](benchmark::State& s) { trace_cost(s, t, workers, Retry::yield, engine_clock); })
             ->Iterations(1)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
       }
+    if (t.refuses_when_busy)
+      RegisterBenchmark(("trace_cost/" + t.name + "/w:1/retry:spin").c_str(),
+                        [&t](benchmark::State& s) { trace_cost(s, t, 1, Retry::spin, false); })
+          ->Iterations(1)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
   }
   for (const Target& t : all)
     RegisterBenchmark(("wakeup/" + t.name).c_str(), [&t](benchmark::State& s) { wakeup(s, t); })
         ->Iterations(1)
+        ->Repetitions(1)
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
   for (const Target& t : all) {

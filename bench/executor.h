@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "pools/core/spin.h"
 #include "pools/core/task.h"
 
 namespace poolscope::bench {
@@ -31,6 +32,23 @@ std::uint64_t execute(Executor& ex, const Fn& fn) {
   while (!ex.offer(Task(fn))) {
     ++refused;
     std::this_thread::yield();
+  }
+  return refused;
+}
+
+// Submits `fn` until the pool takes it, retrying at once (a pause between
+// attempts, a yield every 32): a refusing design's submitter that is back
+// the moment a worker is, so each accepted task costs one turn of the
+// design's dispatch, and tracing cannot change how often it is refused
+// (trace_cost's `/retry:spin` rows). Returns how many times it was refused.
+template <class Fn>
+std::uint64_t execute_spinning(Executor& ex, const Fn& fn) {
+  std::uint64_t refused = 0;
+  while (!ex.offer(Task(fn))) {
+    if (++refused % 32 == 0)
+      std::this_thread::yield();
+    else
+      cpu_relax();
   }
   return refused;
 }

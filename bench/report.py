@@ -51,8 +51,10 @@ def load(directory):
 
 
 def base(name):
-    """'dispatch/ants/w:1/s:1/trace:off/iterations:1/real_time' -> 'dispatch/ants/w:1/s:1/trace:off'."""
-    return "/".join(p for p in name.split("/") if p != "real_time" and not p.startswith("iterations:"))
+    """'dispatch/ants/w:1/s:1/trace:off/iterations:1/real_time' -> 'dispatch/ants/w:1/s:1/trace:off'; also
+    the 'repeats:1' of a benchmark that sets its own repetitions (wakeup/, machine/handoff, BM_TickOrder)."""
+    return "/".join(p for p in name.split("/")
+                    if p != "real_time" and not p.startswith(("iterations:", "repeats:")))
 
 
 class Table:
@@ -192,6 +194,21 @@ def main(argv):
             cells.append(" / ".join(fmt(get(f"trace_cost/{name}/w:{w}", "events_dropped")) for w in (1, 2)))
             t.add(*cells)
         t.print()
+        # The designs refused while every worker is busy, their submitter retrying at once: refusals alike off
+        # and on, so the ratio is tracing's cost to the design's loop (refusal events included).
+        spin = [n for n in designs if f"trace_cost/{n}/w:1/retry:spin" in by]
+        if spin:
+            t = Table("Tracing on ÷ tracing off for the designs that refuse while every worker is busy, 1 worker, "
+                      "the submitter retrying at once (no yield): median of alternating rounds (range)",
+                      ["design", "ratio (range)", "refusals a task, off / on", "events a task", "events dropped"],
+                      markdown)
+            for name in spin:
+                k = f"trace_cost/{name}/w:1/retry:spin"
+                r, lo, hi = get(k, "ratio"), get(k, "ratio_min"), get(k, "ratio_max")
+                t.add(name, f"{r:.2f} ({lo:.2f}–{hi:.2f})" if r is not None else "-",
+                      f"{fmt(get(k, 'refused_per_task_off'), 1)} / {fmt(get(k, 'refused_per_task_on'), 1)}",
+                      fmt(get(k, "events_per_task"), 1), fmt(get(k, "events_dropped")))
+            t.print()
 
 
     if trace_only:
@@ -243,8 +260,9 @@ def main(argv):
     t.print()
 
     # 3. sleep-bound
-    t = Table("Sleep-bound: 100,000 tasks x 10 ms, at most 5,000 workers (floor 200 ms: tasks x 10 ms ÷ workers)",
-              ["pool", "time (ms)", "workers (floor ms)", "÷ floor", "CPU (s, all threads)",
+    t = Table("Sleep-bound: 100,000 tasks x 10 ms, at most 5,000 workers (floor 200 ms: tasks x 10 ms ÷ workers; "
+              "a design with fewer workers runs 20 tasks a worker)",
+              ["pool", "time (ms)", "tasks", "workers (floor ms)", "÷ floor", "CPU (s, all threads)",
                "peak RSS above start (MB)", "peak threads (sampled)", "threads created (poolscope::Thread)"],
               markdown)
     for name in refs + designs:
@@ -255,7 +273,8 @@ def main(argv):
         workers = get(k, "workers")
         # asio and TBB start their threads themselves: poolscope::Thread never sees them.
         created = "-" if name in ("asio", "tbb") else fmt(get(k, "threads_created"))
-        t.add(name, fmt(ms), f"{fmt(workers)} ({fmt(get(k, 'floor_ms'))})" if workers else fmt(get(k, "floor_ms")),
+        t.add(name, fmt(ms), fmt(get(k, "tasks")),
+              f"{fmt(workers)} ({fmt(get(k, 'floor_ms'))})" if workers else fmt(get(k, "floor_ms")),
               ratio(ms, get(k, "floor_ms")), fmt(get(k, "cpu_s"), 2), fmt(get(k, "peak_rss_mb"), 1),
               fmt(get(k, "peak_threads")), created)
     t.print()

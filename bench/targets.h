@@ -20,6 +20,13 @@ enum class Purpose {
   churn,  // up to N workers that come and go (Executors.newCachedThreadPool, bounded)
 };
 
+// Whether `design` refuses a task while every one of its workers is busy
+// (fasthttp's Serve, and lab 02's copy of it): its saturated runs measure
+// refusals and retries as much as dispatch.
+inline bool refuses_when_busy(const Design& design) {
+  return design.name == "fasthttp" || design.name.starts_with("lab02-");
+}
+
 // Whether every key of `config` is a parameter of `design` (a lab config is
 // used only on a pool that takes the lab's parameters).
 inline bool takes(const Design& design, const json& config) {
@@ -125,6 +132,7 @@ struct Target {
   std::function<std::unique_ptr<Executor>(int workers, Purpose, const TraceTarget&)> make;
   // How many workers `make(n, ...)` really gives (n, unless a parameter's range caps it).
   std::function<int(int workers, Purpose)> granted = [](int n, Purpose) { return n; };
+  bool refuses_when_busy = false;  // refuses_when_busy(design)
 };
 
 inline std::vector<Target> targets() {
@@ -146,7 +154,8 @@ inline std::vector<Target> targets() {
            const Registry& r = Registry::global();
            return std::make_unique<DesignExecutor>(r.create(name, config_for(r.get(name), n, purpose), trace));
          },
-         [name](int n, Purpose purpose) { return bench_config(Registry::global().get(name), n, purpose).workers; }});
+         [name](int n, Purpose purpose) { return bench_config(Registry::global().get(name), n, purpose).workers; },
+         refuses_when_busy(Registry::global().get(name))});
   }
   return out;
 }
