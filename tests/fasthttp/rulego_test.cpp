@@ -184,3 +184,30 @@ TEST_CASE("rulego in the registry: flavor=rulego falls back to a goroutine by de
     CHECK(pool->accounting().balanced());
   }
 }
+
+TEST_CASE("rulego in the registry: under concurrent submitters every task is accounted for, and state() ends at zero") {
+  TraceStream stream{std::size_t{1} << 16};
+  TraceLog log{stream};
+  auto pool = Registry::global().create("fasthttp", {{"flavor", "rulego"}, {"MaxWorkersCount", 2}},
+                                        {.stream = &stream, .name = "rulego"});
+  std::atomic<int> ran{0}, not_accepted{0};
+  {
+    std::vector<Thread> submitters;  // joined at the end of the block
+    for (int s = 0; s < 4; ++s)
+      submitters.emplace_back("submitter", [&] {
+        for (int i = 0; i < 250; ++i)
+          if (!pool->submit([&] { ran.fetch_add(1); }).accepted()) not_accepted.fetch_add(1);
+      });
+  }
+  pool->shutdown(ShutdownMode::graceful);
+  CHECK(not_accepted.load() == 0);
+  CHECK(ran.load() == 1000);
+  const Accounting a = pool->accounting();
+  CHECK(a.submitted == 1000);
+  CHECK(a.completed == 1000);
+  CHECK(a.balanced());
+  CHECK(pool->state() == Counters{});
+  log.sync();
+  REQUIRE_FALSE(log.events().empty());
+  CHECK(log.events().back().counters == Counters{});  // every fallback goroutine's lane ended too
+}
