@@ -1,9 +1,11 @@
-// `fasthttp` behind the Pool interface, and its registry entry.
+// `fasthttp` behind the Pool interface (and, with flavor=rulego, rulego's
+// copy behind its engine's SubmitTask), and its registry entry.
 #include <string>
 
 #include "pools/core/duration.h"
 #include "pools/core/registry.h"
 #include "pools/core/submit_gate.h"
+#include "pools/fasthttp/rulego.h"
 #include "pools/fasthttp/worker_pool.h"
 
 namespace poolscope::fasthttp {
@@ -15,7 +17,6 @@ Config config_from(const Params& p) {
       .MaxWorkersCount = static_cast<int>(p.integer("MaxWorkersCount")),
       .MaxIdleWorkerDuration = p.duration("MaxIdleWorkerDuration"),
       .workerChanCap_ = cap == "auto" ? workerChanCap(go::gomaxprocs()) : std::stoi(cap),
-      .rulego_ = p.choice("flavor") == "rulego",
   };
 }
 
@@ -58,6 +59,57 @@ class FasthttpPool final : public Pool {
   Mutex shutdown_;
 };
 
+// flavor=rulego: rulego's WorkerPool, submitted to as rulego's engine does
+// (DefaultRuleContext.SubmitTask), so a refused task runs on a goroutine of
+// its own (rulego v0.31.3 on), or is lost (rulego-version v0.31.2).
+class RulegoPool final : public Pool {
+ public:
+  RulegoPool(const Params& params, const TraceTarget& target)
+      : params_(params),
+        wp_(config_from(params), target),
+        ctx_(wp_, params.choice("rulego-version") == "v0.31.2" ? rulego::Fallback::none : rulego::Fallback::goroutine) {
+    wp_.Start();
+  }
+  ~RulegoPool() override { shutdown(ShutdownMode::graceful); }
+
+  std::string_view design() const override { return "fasthttp"; }
+
+  SubmitResult submit(Task task, const SubmitOptions&) override {
+    return gate_.pass(wp_.trace(), [&] {
+      auto submitted = ctx_.SubmitTask(std::move(task));
+      return submitted ? SubmitResult::accept() : SubmitResult::refuse(submitted.error());
+    });
+  }
+
+  // As fasthttp's: nothing waits, so nothing is dropped; the fallback
+  // goroutines run their tasks to the end.
+  void shutdown(ShutdownMode mode) override {
+    const bool first = gate_.shut();
+    std::lock_guard g(shutdown_);
+    wp_.Stop();
+    wp_.join();
+    ctx_.join();
+    if (first) wp_.trace().stopped(stopped_rule(mode), 0);
+  }
+
+  // The fallback goroutines count as workers, each busy with its task.
+  Counters state() const override {
+    Counters c = wp_.state();
+    c.workers += ctx_.goroutines();
+    c.busy += ctx_.goroutines();
+    return c;
+  }
+  json params() const override { return params_.config_json(); }
+  const PoolTrace& trace() const override { return wp_.trace(); }
+
+ private:
+  Params params_;
+  rulego::WorkerPool wp_;
+  rulego::DefaultRuleContext ctx_;
+  SubmitGate gate_;
+  Mutex shutdown_;
+};
+
 Design fasthttp_design() {
   return Design{
       .name = "fasthttp",
@@ -92,9 +144,20 @@ Design fasthttp_design() {
                .default_value = "fasthttp",
                .choices = {"fasthttp", "rulego"},
                .help = "rulego's copy (seed 000): Start runs once (after Stop, no cleaner again) and a refusal is "
-                       "the error \"no idle workers\"; the pool's rules are otherwise fasthttp's"},
+                       "the error \"no idle workers\", which rulego's engine handles (rulego-version); the pool's rules "
+                       "are otherwise fasthttp's"},
+              {.name = "rulego-version",
+               .type = ParamType::choice,
+               .default_value = "v0.37.0",
+               .choices = {"v0.37.0", "v0.31.2"},
+               .help = "flavor=rulego only: what rulego's engine (SubmitTask) does with a task the pool refuses. "
+                       "v0.37.0 (any of v0.31.3 to v0.37.0, the current releases): go task(), outside the pool; "
+                       "v0.31.2 (any of v0.18.0 to v0.31.2): logged, and the task never runs"},
           },
-      .make = [](const Params& p, const TraceTarget& target) { return std::make_unique<FasthttpPool>(p, target); },
+      .make = [](const Params& p, const TraceTarget& target) -> std::unique_ptr<Pool> {
+        if (p.choice("flavor") == "rulego") return std::make_unique<RulegoPool>(p, target);
+        return std::make_unique<FasthttpPool>(p, target);
+      },
   };
 }
 

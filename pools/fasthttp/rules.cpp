@@ -9,9 +9,6 @@ const Label kNewWorker =
 const Label kNoIdleWorkers = intern_label(
     "no-idle-workers",
     "fasthttp getCh: no ready worker and MaxWorkersCount running; no queue, so Serve returns false (HTTP 503)");
-const Label kNoIdleWorkersRulego = intern_label(
-    "no-idle-workers",
-    "rulego Submit: no ready worker and MaxWorkersCount running; no queue, so it returns errors.New(\"no idle workers\")");
 const Label kReadyStack =
     intern_label("ready-stack", "fasthttp release: lastUseTime stamped, pushed on top of the ready stack");
 const Label kCleanerPass =

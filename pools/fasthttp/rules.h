@@ -21,7 +21,6 @@ inline constexpr int kDefaultMaxWorkersCount = 16;
 extern const Label kReadyStackPop;  // handoff to the most recently released worker
 extern const Label kNewWorker;      // spawn, and handoff to the new worker
 extern const Label kNoIdleWorkers;  // refusal: no ready worker and MaxWorkersCount running
-extern const Label kNoIdleWorkersRulego;  // the same refusal in rulego: Submit returns errors.New("no idle workers")
 // release: back on the ready stack.
 extern const Label kReadyStack;
 // clean: a reap, and the pass that did it.

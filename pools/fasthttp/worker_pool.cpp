@@ -20,9 +20,6 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::start() {
   if (stopCh) return;
-  // rulego: wp.startOnce.Do(func() { ... }): only the first Start does anything.
-  if (config_.rulego_ && startOnce) return;
-  startOnce = true;
   stopCh = std::make_unique<StopCh>();
   trace_.state(kStartCleaner);
   cleaner_ = Thread("fasthttp-clean", [this, stop = stopCh.get()] { cleaner(*stop); });
@@ -59,9 +56,8 @@ std::expected<void, Label> WorkerPool::serve(Task task) {
   Job job{trace_.submitted(), std::move(task)};
   auto ch = getCh(job.id);
   if (!ch) {  // ch == nil: return false
-    const Label why = config_.rulego_ && ch.error() == kNoIdleWorkers ? kNoIdleWorkersRulego : ch.error();
-    trace_.refused(job.id, why);
-    return std::unexpected(why);
+    trace_.refused(job.id, ch.error());
+    return std::unexpected(ch.error());
   }
   (*ch)->ch.send(std::move(job));
   return {};

@@ -42,12 +42,11 @@ struct Config {
   Nanos MaxIdleWorkerDuration{0};  // <= 0 means 10 s
   // C++: Go's workerChanCap is a package constant; here a pool may choose it.
   int workerChanCap_ = workerChanCap(go::gomaxprocs());
-  // C++: rulego's WorkerPool (seed 000: rulego pool/workerpool.go, v0.18 to
-  // v0.37), fasthttp's with the two changes that show (docs/pools/fasthttp.md):
-  // Start's body runs once (startOnce), and a refusal is the error
-  // "no idle workers" rather than false.
-  bool rulego_ = false;
 };
+
+namespace rulego {
+class WorkerPool;
+}
 
 class WorkerPool {
  public:
@@ -58,8 +57,7 @@ class WorkerPool {
 
   // Go: Start. Starts the cleaner, whose first pass runs at once. A no-op if
   // already started. Like Go's, it does not reset mustStop: after stop() and
-  // start(), every worker serves one task and exits. rulego: a no-op after
-  // the first call, so after stop() no cleaner ever runs again.
+  // start(), every worker serves one task and exits.
   void start();
   // Go: Stop. A no-op if not started. Ends the cleaner, sends nil to every
   // ready worker and sets mustStop. Busy workers are neither waited for nor
@@ -90,6 +88,10 @@ class WorkerPool {
   const PoolTrace& trace() const { return trace_; }
 
  private:
+  // C++: rulego's copy of this pool (rulego.h) calls getCh from its Submit,
+  // as its own workerpool.go does.
+  friend class rulego::WorkerPool;
+
   struct Closed {};  // Go's struct{}: stopCh carries nothing, it is only closed
   using StopCh = go::Chan<Closed>;
 
@@ -113,7 +115,6 @@ class WorkerPool {
   std::vector<workerChan*> ready;   // the LIFO stack: release pushes, getCh pops, clean trims the bottom
 
   std::unique_ptr<StopCh> stopCh;  // null: not started (Go: stopCh == nil)
-  bool startOnce = false;          // rulego's sync.Once around Start's body
   Thread cleaner_;                 // C++: joined by stop(), which destroys stopCh
   go::ThreadGroup workers_;        // C++: the workers' threads, joined as they finish; join() waits for them all
 };

@@ -100,6 +100,10 @@ Capacity effective_capacity(const scenario::PoolEntry& pool, int submitters) {
   if (name == "spawn") return fits(kUnbounded, kUnbounded, "a thread per task");
   if (name == "fasthttp") {
     const std::int64_t c = p.integer("MaxWorkersCount");
+    if (p.choice("flavor") == "rulego" && p.choice("rulego-version") != "v0.31.2")
+      return fits(kUnbounded, kUnbounded,
+                  "MaxWorkersCount " + n(c) + ", and rulego's engine runs each task its pool refuses on a thread of "
+                  "its own: a worker for every task");
     return fits(c, c, "MaxWorkersCount " + n(c) + ", no queue");
   }
   if (name == "ants") return ants(p, submitters);

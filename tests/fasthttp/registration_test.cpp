@@ -42,8 +42,9 @@ TEST_CASE("registry entry: config errors name the parameter, params() returns th
   CHECK(error_at({{"MaxIdleWorkerDuration", "-1s"}}) == "no error");  // Go: <= 0 means 10 s (below)
   CHECK(error_at({{"workerChanCap", "2"}}) == "/workerChanCap");
   CHECK(error_at({{"flavor", "rulego-sharded"}}) == "/flavor");
+  CHECK(error_at({{"rulego-version", "v0.30.0"}}) == "/rulego-version");
   const json config = {
-      {"MaxWorkersCount", 3}, {"MaxIdleWorkerDuration", "2s"}, {"workerChanCap", "0"}, {"flavor", "rulego"}};
+      {"MaxWorkersCount", 3}, {"MaxIdleWorkerDuration", "2s"}, {"workerChanCap", "0"}, {"flavor", "rulego"}, {"rulego-version", "v0.31.2"}};
   CHECK(make(config)->params() == config);
 }
 

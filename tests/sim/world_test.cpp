@@ -335,7 +335,15 @@ TEST_CASE("cost presets and overrides are parsed, and bad ones named") {
   CHECK(c.wake == 5us);
   CHECK(c.quantum == 4ms);
   CHECK(c.start == 36us);
-  CHECK_THROWS_WITH(sim::parse_costs("fibers"), Catch::Contains("expected one of: os-threads, goroutines, free"));
+  // OpenJDK 17's threads (docs/simulation.md, "The jvm preset"): the caller's
+  // Thread.start, start to run, and a parked thread's way back to work.
+  const sim::Costs jvm = sim::parse_costs("jvm");
+  CHECK(jvm.name == "jvm");
+  CHECK(jvm.start == 44us);
+  CHECK(jvm.start + jvm.wake == 74us);
+  CHECK(jvm.resume == 80us);
+  CHECK(jvm.handoff == sim::costs_preset("os-threads").handoff);
+  CHECK_THROWS_WITH(sim::parse_costs("fibers"), Catch::Contains("expected one of: os-threads, goroutines, jvm, free"));
   CHECK_THROWS_WITH(sim::parse_costs("free,wake"), Catch::Contains("expected key=duration"));
   CHECK_THROWS_WITH(sim::parse_costs("free,warp=1s"), Catch::Contains("expected one of start, wake"));
   CHECK_THROWS_WITH(sim::parse_costs("free,wake=soon"), Catch::Contains("'soon' is not a duration"));

@@ -16,10 +16,11 @@ namespace poolscope::gui {
 
 namespace {
 
-constexpr const char* kCostPresets[] = {"os-threads", "goroutines", "free"};
+constexpr const char* kCostPresets[] = {"os-threads", "goroutines", "jvm", "free"};
 constexpr const char* kCostHelp[] = {
     "this machine's measured figures: a thread starts in 36 us, wakes in 20 us",
     "Go's: a goroutine starts in 1 us, wakes in 0.2 us",
+    "OpenJDK 17's threads: a start costs 44 us, a parked thread 80 us of CPU to get back to work",
     "nothing costs time: only tasks and timers move the clock",
 };
 constexpr const char* kPolicies[] = {"random", "pct", "fifo"};
@@ -115,7 +116,7 @@ void App::mode_controls(LiveSession& live) {
     changed = true;
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("the modelled machine's CPUs: computing threads beyond them wait");
-  changed |= choice("costs", spec.costs, kCostPresets, kCostHelp, 3, w);
+  changed |= choice("costs", spec.costs, kCostPresets, kCostHelp, 4, w);
   changed |= choice("policy", spec.policy, kPolicies, kPolicyHelp, 3, w);
   std::uint64_t seed = live.schedule_seed();
   ImGui::SetNextItemWidth(w);

@@ -20,6 +20,18 @@ Costs costs_preset(std::string_view name) {
     c.yield = 50ns;
     return c;
   }
+  if (name == "jvm") {
+    // OpenJDK 17 platform threads on this machine, in a short-lived JVM whose
+    // pool code still runs in the interpreter (docs/simulation.md, "The jvm
+    // preset"): Thread.start's caller 44 us, a new thread runs its task 74 us
+    // after start() began, and a parked pool thread spends 80 us of CPU from
+    // its unpark to its task.
+    c.name = "jvm";
+    c.start = 44us;
+    c.wake = 30us;
+    c.resume = 80us;
+    return c;
+  }
   if (name == "free") {
     c.name = "free";
     c.start = c.wake = c.handoff = c.resume = c.submit = 0ns;

@@ -6,8 +6,11 @@
 // idle limit is shorter than the gaps in its load. A few replacements are
 // how a pool follows a falling load; its peak over again is a pattern. The
 // spawn design (a thread per task, the baseline) reuses nothing by intent
-// and is left out.
+// and is left out, and so are the threads other designs start for one task
+// only (rulego's engine's `go task()` when its pool refuses): no idle limit
+// let them go.
 #include <algorithm>
+#include <string_view>
 
 #include "scenarios/engine/findings/rules.h"
 
@@ -15,6 +18,9 @@ namespace poolscope::findings {
 
 namespace {
 constexpr std::size_t kMinRespawns = 3;
+
+// Spawn rules that start a thread for one task, outside the pool's reuse.
+bool one_task_thread(Label spawn_rule) { return label_code(spawn_rule) == std::string_view("fallback-goroutine"); }
 }  // namespace
 
 void spawn_reap_churn(const PoolView& v, std::vector<Finding>& out) {
@@ -27,6 +33,7 @@ void spawn_reap_churn(const PoolView& v, std::vector<Finding>& out) {
     if (v.workload_end > 0 && m.t > v.workload_end) break;  // shutdown ends workers for another reason
     auto it = lanes.find(m.worker);
     const metrics::WorkerLane* l = it == lanes.end() ? nullptr : it->second;
+    if (l && one_task_thread(l->spawn_rule)) continue;
     if (m.kind == EventKind::worker_spawned) {
       spawns.push_back(m.t);
     } else if (l && l->spawned >= 0 &&
