@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 
 #include "pools/core/duration.h"
 #include "pools/core/platform.h"
@@ -20,6 +19,7 @@
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/sweep_json.h"
+#include "visualizer/model/file_format.h"
 
 namespace poolscope::gui {
 
@@ -34,105 +34,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kRebuildEventsPerFrame = 10'000;
 
 using platform::thread_cpu_ms;
-
-// Without a scenario: the shipped default, else every registered design side
-// by side under a few bursts.
-std::unique_ptr<LiveSession> default_scenario() {
-  try {
-    return LiveSession::load(scenario::resolve_scenario(std::string(scenario::kDefaultScenario)));
-  } catch (const std::exception&) {
-  }
-  json pools = json::array();
-  for (const std::string& name : Registry::global().names()) pools.push_back({{"design", name}});
-  json doc = {
-      {"name", "every design"},
-      {"lesson", "every registered design under the same bursts, then idle: who grows, who refuses, who reaps"},
-      {"seed", 1},
-      {"time_scale", 1},
-      {"task", {{"duration", {{"dist", "exponential"}, {"mean", "50ms"}}}}},
-      {"phases",
-       {{{"name", "warm"}, {"duration", "2s"}, {"arrival", {{"kind", "poisson"}, {"rate", 40}}}},
-        {{"name", "bursts"}, {"duration", "4s"}, {"arrival", {{"kind", "burst"}, {"count", 40}, {"every", "1s"}}}},
-        {{"name", "idle"}, {"duration", "8s"}, {"arrival", {{"kind", "idle"}}}}}},
-      {"pools", pools},
-  };
-  return std::make_unique<LiveSession>(doc, "(built in)", std::filesystem::current_path());
-}
-
-// A result or a sweep names its format in its top-level "format" key,
-// wherever that is in the file; anything else is taken for a scenario.
-// Reads up to that key (the runner writes a result's first), without
-// building the document. "" when there is none.
-std::string top_format(const std::filesystem::path& file) {
-  struct Sax : json::json_sax_t {
-    int depth = 0;
-    bool format_next = false, found = false;
-    std::string format;
-    bool stop(bool more) { return more && !found; }
-    bool null() override { return scalar(); }
-    bool boolean(bool) override { return scalar(); }
-    bool number_integer(number_integer_t) override { return scalar(); }
-    bool number_unsigned(number_unsigned_t) override { return scalar(); }
-    bool number_float(number_float_t, const string_t&) override { return scalar(); }
-    bool binary(binary_t&) override { return scalar(); }
-    bool string(string_t& v) override {
-      if (format_next) {
-        format = v;
-        found = true;
-      }
-      return scalar();
-    }
-    bool scalar() {
-      format_next = false;
-      return !found;
-    }
-    bool start_object(std::size_t) override {
-      format_next = false;
-      ++depth;
-      return true;
-    }
-    bool end_object() override { return --depth > 0; }
-    bool start_array(std::size_t) override {
-      format_next = false;
-      return depth++ > 0;  // a top-level array is no result
-    }
-    bool end_array() override { return --depth > 0; }
-    bool key(string_t& k) override {
-      format_next = depth == 1 && k == "format";
-      return true;
-    }
-    bool parse_error(std::size_t, const std::string&, const json::exception&) override { return false; }
-  } sax;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) return "";  // (a FIFO would block the open)
-  std::ifstream in(file);
-  if (!in) return "";
-  json::sax_parse(in, &sax);
-  return sax.format;
-}
-
-// A scenario document's phases, one band each, in scenario time; up to the
-// first that does not read (a live edit in progress).
-std::vector<Ui::PhaseBand> phase_bands(const json& doc) {
-  std::vector<Ui::PhaseBand> bands;
-  std::int64_t t = 0;
-  if (doc.is_object() && doc.contains("phases") && doc["phases"].is_array())
-    for (const json& ph : doc["phases"]) {
-      if (!ph.is_object() || !ph.contains("duration") || !ph["duration"].is_string()) break;
-      auto d = parse_duration(ph["duration"].get<std::string>());
-      if (!d) break;
-      Ui::PhaseBand band;
-      band.name = ph.value("name", "");
-      if (ph.contains("arrival") && ph["arrival"].is_object()) band.kind = ph["arrival"].value("kind", "");
-      band.start = t;
-      band.end = t += d->count();
-      bands.push_back(std::move(band));
-    }
-  return bands;
-}
-
-// Any version of the result format: the result reader names the one it reads.
-bool is_result(const std::filesystem::path& file) { return top_format(file).starts_with("poolscope-result/"); }
 
 // The run's metrics so far, for an export, holding the engine's metrics lock
 // only to copy: the pools and then the events, a slice at a time (the engine
@@ -207,7 +108,7 @@ App::App(const Options& options)
     if (!ui_.open_error.empty() && (options.headless() || options.at || options.run_for))
       throw ConfigError("", ui_.open_error);  // bad input: exit 2
     const std::string said = ui_.status;
-    open_scenario(default_scenario());
+    open_scenario(LiveSession::load_default());
     if (sweep_) ui_.say(said);  // the sweep's line, not the scenario's waiting behind it
   }
   // --at is a replay's, --run-for a scenario's: the other kind of file would ignore it.
