@@ -213,7 +213,8 @@ std::vector<std::pair<std::string, std::uint64_t>> Run::events_dropped() const {
   return out;
 }
 
-
+// The controller: the segments one after another (sequential) or one with
+// every pool, then the host's figures for the whole run.
 void Run::control() {
   auto start_wall = std::chrono::steady_clock::now();
   ProcessSample before = sample_process();
