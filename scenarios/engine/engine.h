@@ -193,23 +193,28 @@ class Run {
   void control();  // the controller thread
   // Records the first refused thread and ends the run early.
   void note_thread_refused(const std::string& which, const std::system_error& e);
+  // The wall clock for the engine's own limits (stall release, shutdown
+  // limit): virtual time in a simulation.
+  Nanos elapsed() const;
+  // One segment (engine_segment.cpp) and its phases.
   void run_segment(const std::vector<std::size_t>& pools);
-  // run_segment's phases.
   void create_pools(Segment& seg, const std::vector<std::size_t>& pools);
   void start_drivers(Segment& seg);
   void monitor(Segment& seg);
+  bool watch(const Segment& seg, Driver& d, Time now);  // true: its shutdown hung
+  void report_stall(Driver& d, Time now, Time last_progress, const char* reason);
+  bool close_pools(Segment& seg, Time now, bool stop, bool hung, bool& draining);  // true: all closed
   void collect(Segment& seg, const std::vector<std::size_t>& pools);
-  // A simulated run: control() inside a World, begun, advanced in slices
-  // (by the controller thread, or by the caller when sliced), then ended.
+  void drain_trace(std::vector<Event>& batch);
+  bool segment_paused(const Segment& seg) const;
+  // A simulated run (engine_simulation.cpp): control() inside a World,
+  // begun, advanced in slices (by the controller thread, or by the caller
+  // when sliced), then ended.
   struct Simulation;
   void begin_simulation();
   bool advance_simulation(std::uint64_t max_switches);
   void end_simulation();
   void drain_simulated();
-  // The wall clock for the engine's own limits (stall release, shutdown
-  // limit): virtual time in a simulation.
-  Nanos elapsed() const;
-  bool segment_paused(const Segment& seg) const;
 
   Scenario scenario_;
   RunOptions options_;

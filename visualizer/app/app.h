@@ -98,7 +98,13 @@ class App {
   // gets, and what happens after it; false when it is time to exit.
   void headless_input();
   bool headless_step();
+  // The command line (app_command_line.cpp): the view's settings, then the
+  // file it names opened, and the flags that do not fit that file refused
+  // (ConfigError, exit 2).
+  void apply_command_line();
+  void open_command_line();
 
+  // The session (app_session.cpp).
   // A scenario runs live, a result replays, a sweep is shown; which is decided by the file's content.
   // `kind` any: a result if its "format" says so (--replay: a result, or an error).
   enum class Kind { any, result };
@@ -111,14 +117,15 @@ class App {
   void open_sweep(SweepFile sweep);
   void show_scenario();  // the view: the scenario's whole timeline, following the run
   void start_run();      // a new run of the scenario, shown from its start
+  // Run B, beside the replay on screen (run A): its summaries against A's.
+  void compare_with(const std::filesystem::path& file);
+  // What leaves the GUI (app_export.cpp).
   // Where exports go: poolscope-SCENARIO-DATE-TIME.suffix in the working directory.
   std::filesystem::path output_file(const char* suffix) const;
   void export_trace();
+  void save_result(const std::filesystem::path& file);
   // "Copy link": what shows the run on screen again elsewhere (share_link.h).
   void share();
-  // Run B, beside the replay on screen (run A): its summaries against A's.
-  void compare_with(const std::filesystem::path& file);
-  void save_result(const std::filesystem::path& file);
 
   Options options_;
   Window window_;
@@ -151,7 +158,7 @@ class App {
   float zoom_ = 1;             // Ctrl+/Ctrl-
   bool was_finished_ = false;  // the live run had ended at the last frame
   std::uint64_t dropped_shown_ = 0;  // trace events dropped by the live run, as the status line said last
-  void note_dropped_events();
+  void note_dropped_events();   // (app_session.cpp)
   void note_dropped_in_file();  // the same, for a replayed result
   // The status line and the could-not-open dialog, each new message handed
   // to the platform too (announce.h).

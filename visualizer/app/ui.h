@@ -17,6 +17,7 @@
 #include "scenarios/engine/findings.h"
 #include "visualizer/model/frame.h"
 #include "visualizer/model/live.h"
+#include "visualizer/model/phase_bands.h"
 #include "visualizer/model/replay.h"
 #include "visualizer/model/run_compare.h"
 #include "visualizer/plot/axis.h"
@@ -89,10 +90,7 @@ struct Ui {
 
   // The scenario's phases, one after another from 0 (steady, burst, idle ...),
   // drawn as bands under the ruler and as boundaries through every item.
-  struct PhaseBand {
-    std::string name, kind;  // kind: the arrival ("poisson", "burst", "idle" ...)
-    std::int64_t start = 0, end = 0;
-  };
+  using PhaseBand = gui::PhaseBand;  // (model/phase_bands.h)
   std::vector<PhaseBand> phases;
 
   // The run's findings (docs/findings.md): a replay's from its file, a live

@@ -4,6 +4,7 @@
 
 #include "pools/core/platform.h"
 #include "pools/core/registry.h"
+#include "scenarios/engine/library.h"
 #include "scenarios/engine/scenario.h"
 #include "scenarios/engine/workload.h"
 
@@ -44,6 +45,28 @@ std::unique_ptr<LiveSession> LiveSession::load(const std::filesystem::path& file
   auto s = std::make_unique<LiveSession>(scenario::read_scenario_json(file), file.string(), file.parent_path());
   if (!s->scenario_) throw ConfigError("", s->error_);  // it names the file and the JSON path already
   return s;
+}
+
+std::unique_ptr<LiveSession> LiveSession::load_default() {
+  try {
+    return load(scenario::resolve_scenario(std::string(scenario::kDefaultScenario)));
+  } catch (const std::exception&) {
+  }
+  json pools = json::array();
+  for (const std::string& name : Registry::global().names()) pools.push_back({{"design", name}});
+  json doc = {
+      {"name", "every design"},
+      {"lesson", "every registered design under the same bursts, then idle: who grows, who refuses, who reaps"},
+      {"seed", 1},
+      {"time_scale", 1},
+      {"task", {{"duration", {{"dist", "exponential"}, {"mean", "50ms"}}}}},
+      {"phases",
+       {{{"name", "warm"}, {"duration", "2s"}, {"arrival", {{"kind", "poisson"}, {"rate", 40}}}},
+        {{"name", "bursts"}, {"duration", "4s"}, {"arrival", {{"kind", "burst"}, {"count", 40}, {"every", "1s"}}}},
+        {{"name", "idle"}, {"duration", "8s"}, {"arrival", {{"kind", "idle"}}}}}},
+      {"pools", pools},
+  };
+  return std::make_unique<LiveSession>(doc, "(built in)", std::filesystem::current_path());
 }
 
 void LiveSession::validate() {

@@ -33,6 +33,9 @@ class LiveSession {
   ~LiveSession();
   // Throws ScenarioError if the file cannot be read or is not valid.
   static std::unique_ptr<LiveSession> load(const std::filesystem::path& file);
+  // Without a scenario: the shipped default, else every registered design
+  // side by side under a few bursts.
+  static std::unique_ptr<LiveSession> load_default();
 
   // --- the scenario, editable before a run
   const json& document() const { return doc_; }
