@@ -88,10 +88,10 @@ class MultiPool {
  private:
   int next(LoadBalancingStrategy lbs);
 
-  const std::vector<std::unique_ptr<Pool>> pools_;
-  std::atomic<std::uint32_t> index_{UINT32_MAX};  // the first RoundRobin pick is pool 0
-  std::atomic<std::int32_t> state_{OPENED};
-  const LoadBalancingStrategy lbs_;
+  const std::vector<std::unique_ptr<Pool>> pools_;  // Go's `pools` (a C++ name cannot be both a field and a method)
+  std::atomic<std::uint32_t> index{UINT32_MAX};     // the first RoundRobin pick is pool 0
+  std::atomic<std::int32_t> state{OPENED};
+  const LoadBalancingStrategy lbs;
   const std::shared_ptr<PoolTrace> trace_;  // C++: one trace for all the pools
 };
 

@@ -18,7 +18,7 @@ Made<Pool> new_pool(int size, Options options, std::shared_ptr<PoolTrace> trace)
 
 Pool::Pool(int size, Options options, std::shared_ptr<PoolTrace> trace)
     : PoolCommon(size, std::move(options), std::move(trace)) {
-  workerCache_.New = [this] { return std::make_unique<GoWorker>(*this); };
+  workerCache.New = [this] { return std::make_unique<GoWorker>(*this); };
 }
 
 Pool::~Pool() { release_and_join(); }

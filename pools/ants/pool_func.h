@@ -41,12 +41,12 @@ class PoolWithFunc final : public PoolCommon {
 
   // size and options must have passed newPool: use new_pool_with_func.
   PoolWithFunc(int size, std::function<void(T)> fn, Options options, std::shared_ptr<PoolTrace> trace)
-      : PoolCommon(size, std::move(options), std::move(trace)), fn_(std::move(fn)) {
-    workerCache_.New = [this] { return std::make_unique<GoWorkerWithFunc<T>>(*this, fn_); };
+      : PoolCommon(size, std::move(options), std::move(trace)), fn(std::move(fn)) {
+    workerCache.New = [this] { return std::make_unique<GoWorkerWithFunc<T>>(*this, this->fn); };
   }
 
  private:
-  const std::function<void(T)> fn_;
+  const std::function<void(T)> fn;
 };
 
 // C++: NewPoolWithFuncGeneric for a pool of a multi-pool: fn, size and

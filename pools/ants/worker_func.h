@@ -16,7 +16,7 @@ namespace poolscope::ants {
 template <class T>
 class GoWorkerWithFunc final : public WorkerThread {
  public:
-  GoWorkerWithFunc(PoolCommon& pool, const std::function<void(T)>& fn) : WorkerThread(pool), fn_(fn) {}
+  GoWorkerWithFunc(PoolCommon& pool, const std::function<void(T)>& fn) : WorkerThread(pool), fn(fn) {}
 
   // run starts a goroutine to repeat the process that performs the function
   // calls.
@@ -27,18 +27,18 @@ class GoWorkerWithFunc final : public WorkerThread {
       go::Defer deferred([&] { exit(panic); });
 
       for (std::optional<Arg> arg; args.recv(arg);) {  // for arg := range w.arg
-        if (!arg) return;                            // the exit signal
-        PoolTrace& trace = pool_.trace();
+        if (!arg) return;                              // the exit signal
+        PoolTrace& trace = pool.trace();
         trace.started(id_, arg->id);
         try {
-          fn_(std::move(arg->value));  // w.pool.fn(arg)
+          fn(std::move(arg->value));  // w.pool.fn(arg)
         } catch (...) {
           trace.threw(id_, arg->id);
           panic = std::current_exception();
           return;
         }
         trace.finished(id_, arg->id);
-        if (!pool_.revertWorker(this)) return;
+        if (!pool.revertWorker(this)) return;
       }
     });
   }
@@ -56,7 +56,7 @@ class GoWorkerWithFunc final : public WorkerThread {
     T value;
   };
 
-  const std::function<void(T)>& fn_;
+  const std::function<void(T)>& fn;
   go::Chan<std::optional<Arg>> args{static_cast<std::size_t>(workerChanCap())};
 };
 
