@@ -50,18 +50,18 @@ int MultiPool::next(LoadBalancingStrategy lbs) {
 }
 
 std::error_code MultiPool::submit(Task task) {
-  const TaskId t = trace_->submitted();
-  std::error_code err = submit_(t, task);
-  if (err) trace_->refused(t, refusal(err));
+  Job job{trace_->submitted(), std::move(task)};
+  std::error_code err = submit_(job);
+  if (err) trace_->refused(job.id, refusal(err));
   return err;
 }
 
-std::error_code MultiPool::submit_(TaskId t, Task& task) {
+std::error_code MultiPool::submit_(Job& task) {
   if (is_closed()) return ErrPoolClosed;
-  std::error_code err = pools_[static_cast<std::size_t>(next(lbs))]->submit(t, task);
+  std::error_code err = pools_[static_cast<std::size_t>(next(lbs))]->submit(task);
   if (!err) return err;
   if (err == ErrPoolOverload && lbs == RoundRobin)
-    return pools_[static_cast<std::size_t>(next(LeastTasks))]->submit(t, task);
+    return pools_[static_cast<std::size_t>(next(LeastTasks))]->submit(task);
   return err;
 }
 

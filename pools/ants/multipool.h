@@ -83,7 +83,7 @@ class MultiPool {
   const std::vector<std::unique_ptr<Pool>>& pools() const { return pools_; }
   PoolTrace& trace() const { return *trace_; }
   // C++: Submit for a task already counted as submitted in the trace.
-  std::error_code submit_(TaskId t, Task& task);
+  std::error_code submit_(Job& task);
 
  private:
   int next(LoadBalancingStrategy lbs);

@@ -66,7 +66,7 @@ class MultiPoolWithFunc {
   const std::vector<std::unique_ptr<PoolWithFunc<T>>>& pools() const { return pools_; }
   PoolTrace& trace() const { return *trace_; }
   // C++: Invoke for an argument already counted as submitted in the trace.
-  std::error_code invoke_(TaskId t, T& arg);
+  std::error_code invoke_(Arg<T>& arg);
 
  private:
   int next(LoadBalancingStrategy lbs);
@@ -130,19 +130,19 @@ int MultiPoolWithFunc<T>::next(LoadBalancingStrategy lbs) {
 
 template <class T>
 std::error_code MultiPoolWithFunc<T>::invoke(T arg) {
-  const TaskId t = trace_->submitted();
-  std::error_code err = invoke_(t, arg);
-  if (err) trace_->refused(t, refusal(err));
+  Arg<T> a{trace_->submitted(), std::move(arg)};
+  std::error_code err = invoke_(a);
+  if (err) trace_->refused(a.id, refusal(err));
   return err;
 }
 
 template <class T>
-std::error_code MultiPoolWithFunc<T>::invoke_(TaskId t, T& arg) {
+std::error_code MultiPoolWithFunc<T>::invoke_(Arg<T>& arg) {
   if (is_closed()) return ErrPoolClosed;
-  std::error_code err = pools_[static_cast<std::size_t>(next(lbs))]->invoke(t, arg);
+  std::error_code err = pools_[static_cast<std::size_t>(next(lbs))]->invoke(arg);
   if (!err) return err;
   if (err == ErrPoolOverload && lbs == RoundRobin)
-    return pools_[static_cast<std::size_t>(next(LeastTasks))]->invoke(t, arg);
+    return pools_[static_cast<std::size_t>(next(LeastTasks))]->invoke(arg);
   return err;
 }
 

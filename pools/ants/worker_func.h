@@ -13,6 +13,15 @@
 
 namespace poolscope::ants {
 
+// C++: what travels on a worker's arg channel: Go's arg with the id the trace
+// gave it when it was submitted, as a Job is a func() with its id
+// (pools/core/task.h).
+template <class T>
+struct Arg {
+  TaskId id;
+  T value;
+};
+
 template <class T>
 class GoWorkerWithFunc final : public WorkerThread {
  public:
@@ -26,8 +35,8 @@ class GoWorkerWithFunc final : public WorkerThread {
       std::exception_ptr panic;  // what recover() returns
       go::Defer deferred([&] { exit(panic); });
 
-      for (std::optional<Arg> arg; args.recv(arg);) {  // for arg := range w.arg
-        if (!arg) return;                              // the exit signal
+      for (std::optional<Arg<T>> arg; args.recv(arg);) {  // for arg := range w.arg
+        if (!arg) return;                                 // the exit signal
         PoolTrace& trace = pool.trace();
         trace.started(id_, arg->id);
         try {
@@ -48,16 +57,11 @@ class GoWorkerWithFunc final : public WorkerThread {
     args.send(std::nullopt);
   }
   // Go's inputArg: w.arg <- arg.
-  void inputArg(TaskId t, T arg) { args.send(Arg{t, std::move(arg)}); }
+  void inputArg(Arg<T> arg) { args.send(std::move(arg)); }
 
  private:
-  struct Arg {
-    TaskId id;
-    T value;
-  };
-
   const std::function<void(T)>& fn;
-  go::Chan<std::optional<Arg>> args{static_cast<std::size_t>(workerChanCap())};
+  go::Chan<std::optional<Arg<T>>> args{static_cast<std::size_t>(workerChanCap())};
 };
 
 }  // namespace poolscope::ants

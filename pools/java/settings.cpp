@@ -23,18 +23,18 @@ void ThreadPoolExecutor::set_core_pool_size(int corePoolSize) {
     // We don't really know how many new threads are "needed": prestart
     // enough for the queued tasks, stopping if the queue empties meanwhile.
     auto k = std::min(static_cast<std::size_t>(delta), workQueue->size());
-    while (k-- > 0 && addWorker(nullptr, true, kCoreSizeGrew))
+    while (k-- > 0 && addWorker(null(kCoreSizeGrew), true))
       if (workQueue->is_empty()) break;
   }
 }
 
 bool ThreadPoolExecutor::prestart_core_thread() {
-  return workerCountOf(ctl.load()) < corePoolSize && addWorker(nullptr, true, kPrestart);
+  return workerCountOf(ctl.load()) < corePoolSize && addWorker(null(kPrestart), true);
 }
 
 int ThreadPoolExecutor::prestart_all_core_threads() {
   int n = 0;
-  while (addWorker(nullptr, true, kPrestart)) ++n;
+  while (addWorker(null(kPrestart), true)) ++n;
   return n;
 }
 

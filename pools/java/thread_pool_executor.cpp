@@ -64,7 +64,7 @@ SubmitResult ThreadPoolExecutor::execute(Runnable command) {
   //    is shut down or saturated, so reject the task.
   int c = ctl.load();
   if (workerCountOf(c) < corePoolSize) {
-    if (addWorker(&command, true, kCoreWorker)) return SubmitResult::accept();
+    if (addWorker(command, true)) return SubmitResult::accept();
     c = ctl.load();
   }
   if (isRunning(c) && workQueue->offer(command)) {
@@ -72,10 +72,10 @@ SubmitResult ThreadPoolExecutor::execute(Runnable command) {
     if (!isRunning(recheck) && remove(command))
       return reject(command);
     else if (workerCountOf(recheck) == 0)
-      addWorker(nullptr, false, kNoWorkerRecheck);
+      addWorker(null(kNoWorkerRecheck), false);
     return SubmitResult::accept();
   }
-  if (!addWorker(&command, false, kQueueFullGrow)) return reject(command);
+  if (!addWorker(command, false)) return reject(command);
   return SubmitResult::accept();
 }
 
@@ -93,11 +93,13 @@ bool ThreadPoolExecutor::remove(Runnable& command) {
 
 // Checks whether a worker may be added under the current run state and
 // bound (core or maximum); if so, counts it, creates and starts it with
-// `firstTask` (nullptr: Java's null) as its first task. False if the pool is
+// `firstTask` (empty: Java's null) as its first task. False if the pool is
 // stopped or shutting down with nothing queued, if the bound is reached, or
 // if the thread factory gave no thread. The task moves into the worker only
 // on success.
-bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
+bool ThreadPoolExecutor::addWorker(Runnable& firstTask, bool core) {
+  // C++: the rule the trace names for the new worker.
+  const Label why = firstTask ? (core ? kCoreWorker : kQueueFullGrow) : firstTask.why;
   // Java's labelled loops: `continue retry` re-reads the run state,
   // `break retry` leaves with the count incremented.
   bool counted = [&] {
@@ -139,7 +141,7 @@ bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
         largestPoolSize = std::max(largestPoolSize, static_cast<int>(workers.size()));
         trace_.spawned(w->id, why);
         if (firstTask) {
-          w->firstTask = std::move(*firstTask);
+          w->firstTask = std::move(firstTask);
           trace_.handoff(w->firstTask.id, w->id, kFirstTask);
         }
       }
@@ -324,7 +326,7 @@ void ThreadPoolExecutor::processWorkerExit(Worker& w, bool completedAbruptly) {
       if (min == 0 && !workQueue->is_empty()) min = 1;
       if (workerCountOf(c) >= min) return;  // replacement not needed
     }
-    addWorker(nullptr, false, completedAbruptly ? kReplaceAfterThrow : kReplaceBelowMin);
+    addWorker(null(completedAbruptly ? kReplaceAfterThrow : kReplaceBelowMin), false);
   }
 }
 

@@ -214,8 +214,17 @@ class ThreadPoolExecutor {
   std::vector<Runnable> drainQueue();
   bool remove(Runnable& command);  // execute's recheck: takes the task back out of the queue
 
-  // C++: `why` is the rule the trace names for the new worker.
-  bool addWorker(Runnable* firstTask, bool core, Label why);
+  // `firstTask` is moved from only if a worker is added; an empty Runnable
+  // is Java's null (see null()).
+  bool addWorker(Runnable& firstTask, bool core);
+  bool addWorker(Runnable&& firstTask, bool core) { return addWorker(firstTask, core); }
+  // C++: Java's `null` as addWorker's first task, carrying for the trace why
+  // a thread starts with nothing to run (a real first task says it by `core`).
+  static Runnable null(Label why) {
+    Runnable r;
+    r.why = why;
+    return r;
+  }
   void addWorkerFailed(Worker* w);
   bool launch(std::shared_ptr<Worker> w);  // C++: starts w's thread in threads_
   void processWorkerExit(Worker& w, bool completedAbruptly);
