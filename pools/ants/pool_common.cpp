@@ -17,10 +17,12 @@
 // clang-format on
 #include "pools/ants/pool_common.h"
 
+#include <exception>
 #include <string>
 #include <system_error>
 
 #include "pools/ants/rules.h"
+#include "pools/core/go/defer.h"
 #include "pools/core/go/select.h"
 #include "pools/core/spin.h"
 
@@ -52,10 +54,7 @@ PoolCommon::PoolCommon(int size, Options options, std::shared_ptr<PoolTrace> tra
 std::error_code PoolCommon::start_() {
   std::lock_guard g(lifecycle_);
   try {
-    // C++: ticktock first, so that its 500 ms grid starts at or before the
-    // purge ticker's (see ticktock()).
-    goTicktock();
-    goPurge();
+    startTickers();
   } catch (const std::system_error&) {
     return errBackgroundThreadFailed;  // the destructor stops and joins what did start
   }
@@ -67,6 +66,7 @@ PoolCommon::~PoolCommon() { release_and_join(); }
 // --- the scavenger and the coarse clock ---------------------------------------
 
 void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
+  makeTicker(ticker);      // ticker := time.NewTicker(p.options.ExpiryDuration)
   while (ticker.wait()) {  // a stopped ticker: Go's purgeCtx.Done()
     if (is_closed()) break;
 
@@ -101,21 +101,22 @@ void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
   purgeDone.store(1);
 }
 
-// C++: Go stores time.Now() when the tick is received; this stores the
-// tick's own instant on the grid that goTicktock started. Go makes both
-// tickers inside their goroutines, microseconds apart; the runs measured on
-// real ants (docs/pools/ants.md, "When a worker is reaped") always behave as
-// if the coarse clock's ticks fall at or just before the purge's, so that a
-// stamp taken at the coarse tick k x 500 ms is stale at the purge tick
-// ExpiryDuration later (refresh: not expiryTime.Before(lastUsed)). Read at
-// wake-up, as in Go, the stamp would come a few microseconds after the purge
-// tick's expiryTime and survive one more period, by the luck of the
-// scheduler: that was poolscope's 1, 5, 8, 11 s against ants' 1, 4, 7, 10 s.
+// The coarse clock, every 500 ms. A worker reverted after a tick is stamped
+// with it, and a purge tick one ExpiryDuration later reaps that worker only
+// if the stamp is not after the purge's own time.Now() - ExpiryDuration:
+// which of the two tickers made its ticker first decides (see startTickers).
+// C++: Go stores time.Now() as the goroutine wakes; this stores the instant
+// the tick was due (the same thing in a simulation, where a tick wakes its
+// thread on time). Go's two timers fire together from one P's timer heap, so
+// a run keeps one order at every tick, as the runs on real ants did; two
+// threads here each wake late by their own few microseconds, and the order
+// would flip from tick to tick.
 void PoolCommon::ticktock(go::Ticker& ticker) {
+  const Time origin = makeTicker(ticker);  // ticker := time.NewTicker(nowTimeUpdateInterval)
   while (ticker.wait()) {
     if (is_closed()) break;
-    const Nanos since = clock().now() - ticktockOrigin_;
-    now.store((ticktockOrigin_ + since / nowTimeUpdateInterval * nowTimeUpdateInterval).count());
+    const Nanos since = clock().now() - origin;
+    now.store((origin + since / nowTimeUpdateInterval * nowTimeUpdateInterval).count());
   }
   ticktockDone.store(1);
 }
@@ -124,15 +125,66 @@ void PoolCommon::goPurge() {
   if (options_.DisablePurge) return;
   auto ticker = std::make_shared<go::Ticker>(clock(), options_.ExpiryDuration);
   stopPurge = ticker;
+  tickers_.Add(1);
+  go::Defer refused([&] {
+    if (!purgeThread_.joinable()) tickers_.Done();  // C++: the OS refused the thread
+  });
   purgeThread_ = Thread("ants-purge", [this, ticker] { purgeStaleWorkers(*ticker); });
 }
 
 void PoolCommon::goTicktock() {
-  ticktockOrigin_ = clock().now();
-  now.store(ticktockOrigin_.count());
+  now.store(clock().now().count());
   auto ticker = std::make_shared<go::Ticker>(clock(), nowTimeUpdateInterval);
   stopTicktock = ticker;
+  tickers_.Add(1);
+  go::Defer refused([&] {
+    if (!ticktockThread_.joinable()) tickers_.Done();  // C++: the OS refused the thread
+  });
   ticktockThread_ = Thread("ants-ticktock", [this, ticker] { ticktock(*ticker); });
+}
+
+// C++: Go starts purge and ticktock as goroutines and its scheduler picks
+// which runs first (runnext, or a steal by an idle P); each makes its ticker
+// as it starts, so the two grids fall microseconds apart, either way round.
+// That order decides whether a worker stamped by the coarse tick at a whole
+// second is reaped at the purge tick one ExpiryDuration later or at the next
+// (docs/pools/ants.md, "When a worker is reaped"). Threads would make their
+// tickers in the order they were started, so both wait at tickersGate_ until
+// both are there, and the scheduler (the OS, or a simulation's policy) picks
+// which the unlock lets through first. ticktock is started first, so it waits
+// longest: the one a fifo or pct schedule, and mostly a real machine, lets
+// through first, the order of all three measured runs of issue 18's bursts.
+// New returns once both tickers exist (a caller may move a manual clock at
+// once).
+void PoolCommon::startTickers() {
+  std::unique_lock gate(tickersGate_);
+  std::exception_ptr refused;  // the OS refused a thread: the one that started still goes through the gate
+  try {
+    goTicktock();
+    goPurge();
+  } catch (const std::system_error&) {
+    refused = std::current_exception();
+  }
+  tickers_.Wait();  // every started thread waits at the gate
+  tickers_.Add(static_cast<int>(ticktockThread_.joinable()) + static_cast<int>(purgeThread_.joinable()));
+  gate.unlock();
+  tickers_.Wait();  // every ticker made
+  if (refused) std::rethrow_exception(refused);
+}
+
+// C++: the goroutine's time.NewTicker: restarts the ticker the starter made
+// (so that a Release before now still stops it) from the moment the
+// scheduler lets this thread through startTickers' gate; returns that moment.
+Time PoolCommon::makeTicker(go::Ticker& ticker) {
+  tickers_.Done();
+  Time made{};
+  {
+    std::lock_guard gate(tickersGate_);
+    made = clock().now();
+    ticker.reset(ticker.period());
+  }
+  tickers_.Done();
+  return made;
 }
 
 void PoolCommon::closeAllDone() {
@@ -242,11 +294,10 @@ void PoolCommon::reboot() {
   ticktockThread_.join();
   purgeDone.store(0);
   ticktockDone.store(0);
-  // C++: ticktock first, as in start_(); a refused thread here leaves the
-  // pool open without it (Go's Reboot returns nothing to report it with).
+  // C++: a refused thread here leaves the pool open without it (Go's Reboot
+  // returns nothing to report it with).
   try {
-    goTicktock();
-    goPurge();
+    startTickers();
   } catch (const std::system_error&) {
     if (!ticktockThread_.joinable()) ticktockDone.store(1);
     if (!options_.DisablePurge && !purgeThread_.joinable()) purgeDone.store(1);

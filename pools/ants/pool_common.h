@@ -30,6 +30,7 @@
 #include "pools/core/go/sync_pool.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/time.h"
+#include "pools/core/go/wait_group.h"
 #include "pools/core/pool_trace.h"
 
 namespace poolscope::ants {
@@ -129,6 +130,8 @@ class PoolCommon {
   void ticktock(go::Ticker& ticker);
   void goPurge();
   void goTicktock();
+  void startTickers();                  // C++: goPurge and goTicktock, in a race (see pool_common.cpp)
+  Time makeTicker(go::Ticker& ticker);  // C++: the goroutine's time.NewTicker
   int addRunning(int delta) { return running_.fetch_add(delta) + delta; }
   void addWaiting(int delta) { waiting_.fetch_add(delta); }
   // p.once.Do(func() { close(p.allDone) }), on the allDone and once of now
@@ -171,7 +174,10 @@ class PoolCommon {
   std::atomic<std::int32_t> purgeDone{0};
   std::atomic<std::int32_t> ticktockDone{0};
   std::atomic<Time::rep> now{0};  // the coarse clock
-  Time ticktockOrigin_{};         // C++: where ticktock's 500 ms grid starts; set before its thread starts
+  // C++: startTickers' gate, and its count of the ticker threads that have
+  // reached it, then of those that have made their tickers.
+  Mutex tickersGate_;
+  go::WaitGroup tickers_;
 };
 
 // The clock a TraceTarget names, as PoolTrace resolves it.
