@@ -33,15 +33,15 @@ int validMaxSize(int coreSize, int maxSize, int cap, const Options& opts) {
 }  // namespace
 
 Pool::Pool(int coreSize, int maxSize, int cap, Options opts, const TraceTarget& target)
-    : maxSize_(validMaxSize(coreSize, maxSize, cap, opts)),
-      coreSize_(coreSize),
-      workers_(maxSize),
-      taskQueue_(cap),
-      opts_(std::move(opts)),
+    : maxSize(validMaxSize(coreSize, maxSize, cap, opts)),
+      coreSize(coreSize),
+      workers(maxSize),
+      taskQueue(cap),
+      opts(std::move(opts)),
       trace_(target, "lab03-student") {
-  if (opts_.isPreAllocation) {
-    std::lock_guard lock(lock_);
-    for (int i = 0; i < opts_.allocationNum; ++i)
+  if (opts.isPreAllocation) {
+    std::lock_guard locked(lock);
+    for (int i = 0; i < opts.allocationNum; ++i)
       if (Worker* w = newWorker(kPreAllocation)) addWorker(w);
   }
 }
@@ -60,7 +60,7 @@ std::error_code Pool::submit(Task fn) {
   // counted, as fasthttp's serve refuses Go's nil conn.
   if (!fn) throw std::invalid_argument("lab03: submit needs a task");
   Job task{trace_.submitted(), std::move(fn)};
-  std::unique_lock lock(lock_);
+  std::unique_lock locked(lock);
   if (is_closed()) {
     trace_.refused(task.id, refusal(ErrPoolClosed));
     return ErrPoolClosed;
@@ -70,7 +70,7 @@ std::error_code Pool::submit(Task fn) {
   // Under the one lock nothing has changed since the first look, so this
   // second look at the idle workers finds none; it is the seed's step, kept.
   if (getWorker(&Pool::isMaxFull, task, kTaskQueueFull)) return {};
-  if (isNeedBlocking()) return blockWait(lock, task);
+  if (isNeedBlocking()) return blockWait(locked, task);
   return handleReject(task);
 }
 
@@ -78,7 +78,7 @@ std::error_code Pool::submit(Task fn) {
 // Gives it the task and returns true, or returns false.
 bool Pool::getWorker(IsFull isFull, Job& task, Label why) {
   Label how = kWorkersQueue;
-  Worker* w = workers_.poll();
+  Worker* w = workers.poll();
   if (!w && !(this->*isFull)()) {
     w = newWorker(why);
     how = kNewWorker;
@@ -107,29 +107,29 @@ Worker* Pool::newWorker(Label why) {
 // An idle worker goes back into `workers`, and wakes a blocked submitter.
 void Pool::addWorker(Worker* w) {
   if (is_closed() || w->status == Worker::kStopped) return;
-  workers_.put(w);
+  workers.put(w);
   trace_.idle(w->id, kWorkersQueue);
-  cond_.notify_one();
+  cond.notify_one();
 }
 
 bool Pool::enTaskQueue(Job& task) {
-  if (is_closed() || !taskQueue_.add(task)) return false;
-  trace_.queued(task.id, kTaskQueue, taskQueue_.len());
+  if (is_closed() || !taskQueue.add(task)) return false;
+  trace_.queued(task.id, kTaskQueue, taskQueue.len());
   return true;
 }
 
 // C++: the seed's Options say when a submitter blocks; its §7 does not.
 bool Pool::isNeedBlocking() const {
-  return opts_.isBlocking && (opts_.blockMaxNum <= 0 || blockSize_ < opts_.blockMaxNum);
+  return opts.isBlocking && (opts.blockMaxNum <= 0 || blockSize_ < opts.blockMaxNum);
 }
 
 // C++: waits on the pool's cond (the seed's "sync.Cond: makes the pool
 // block and wait") for a worker to go idle, then gives it the task.
-std::error_code Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
+std::error_code Pool::blockWait(std::unique_lock<Mutex>& locked, Job& task) {
   blockSize_++;
   trace_.blocked(task.id);
   Worker* w = nullptr;
-  while (is_running() && !(w = workers_.poll())) cond_.wait(lock);
+  while (is_running() && !(w = workers.poll())) cond.wait(locked);
   blockSize_--;
   trace_.unblocked(task.id);
   if (!w) {
@@ -143,7 +143,7 @@ std::error_code Pool::blockWait(std::unique_lock<Mutex>& lock, Job& task) {
 
 // C++: the seed's "rejectHandler: the reject policy when the pool is full".
 std::error_code Pool::handleReject(Job& task) {
-  std::error_code err = opts_.rejectHandler ? opts_.rejectHandler(task.fn) : ErrPoolFull;
+  std::error_code err = opts.rejectHandler ? opts.rejectHandler(task.fn) : ErrPoolFull;
   if (!err) err = ErrPoolFull;
   trace_.refused(task.id, refusal(err));
   return err;
@@ -151,14 +151,14 @@ std::error_code Pool::handleReject(Job& task) {
 
 // C++: the seed's "panicHandler: what to do when a task panics".
 void Pool::handlePanic(std::exception_ptr panic) {
-  if (opts_.panicHandler) opts_.panicHandler(panic);
+  if (opts.panicHandler) opts.panicHandler(panic);
 }
 
-// The dropped tasks are destroyed after lock_ is released (they are declared
+// The dropped tasks are destroyed after lock is released (they are declared
 // before it): a task's captures may call back into the pool as they go.
 int Pool::close() {
-  InOrder<Job> dropped;  // released first to last, after lock_ (pools/core/task.h)
-  std::lock_guard lock(lock_);
+  InOrder<Job> dropped;  // released first to last, after lock (pools/core/task.h)
+  std::lock_guard locked(lock);
   closeLocked(dropped);
   return static_cast<int>(dropped.size());
 }
@@ -168,8 +168,8 @@ void Pool::closeLocked(std::vector<Job>& dropped) {
   if (is_closed()) return;
   setStatus(kClosedStatus);
   trace_.state(kClose);
-  cond_.notify_all();  // blocked submitters: ErrPoolClosed
-  for (Worker* w : workers_.reset()) {
+  cond.notify_all();  // blocked submitters: ErrPoolClosed
+  for (Worker* w : workers.reset()) {
     w->status = Worker::kStopped;
     w->task.send({});  // nil: stop
   }
@@ -179,7 +179,7 @@ void Pool::closeLocked(std::vector<Job>& dropped) {
   // for ever. (With a worker alive the queue is drained: a task is queued
   // only when no worker is idle, so every live worker is busy and takes
   // queued tasks before it stops.)
-  if (runningSize_ == 0) {
+  if (runningSize == 0) {
     while (Job t = deTaskQueue()) {
       trace_.dropped(t.id, kCloseNoWorker);
       dropped.push_back(std::move(t));
@@ -188,8 +188,8 @@ void Pool::closeLocked(std::vector<Job>& dropped) {
 }
 
 int Pool::close_now() {
-  InOrder<Job> dropped;  // released first to last, after lock_ (pools/core/task.h)
-  std::lock_guard lock(lock_);
+  InOrder<Job> dropped;  // released first to last, after lock (pools/core/task.h)
+  std::lock_guard locked(lock);
   trace_.state(kCloseNow);
   while (Job t = deTaskQueue()) {
     trace_.dropped(t.id, kCloseNow);
@@ -203,17 +203,17 @@ int Pool::close_now() {
 void Pool::join() { goroutines_.wait(); }
 
 int Pool::idle_size() const {
-  std::lock_guard lock(lock_);
-  return workers_.len();
+  std::lock_guard locked(lock);
+  return workers.len();
 }
 
 int Pool::queue_size() const {
-  std::lock_guard lock(lock_);
-  return taskQueue_.len();
+  std::lock_guard locked(lock);
+  return taskQueue.len();
 }
 
 int Pool::block_size() const {
-  std::lock_guard lock(lock_);
+  std::lock_guard locked(lock);
   return blockSize_;
 }
 

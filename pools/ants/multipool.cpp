@@ -28,12 +28,12 @@ Made<MultiPool> new_multi_pool(int size, int sizePerPool, LoadBalancingStrategy 
 
 MultiPool::MultiPool(std::vector<std::unique_ptr<Pool>> pools, LoadBalancingStrategy lbs,
                      std::shared_ptr<PoolTrace> trace)
-    : pools_(std::move(pools)), lbs_(lbs), trace_(std::move(trace)) {}
+    : pools_(std::move(pools)), lbs(lbs), trace_(std::move(trace)) {}
 
 int MultiPool::next(LoadBalancingStrategy lbs) {
   switch (lbs) {
     case RoundRobin:
-      return static_cast<int>((index_.fetch_add(1) + 1) % static_cast<std::uint32_t>(pools_.size()));
+      return static_cast<int>((index.fetch_add(1) + 1) % static_cast<std::uint32_t>(pools_.size()));
     case LeastTasks: {
       int idx = 0;
       int leastTasks = INT_MAX;
@@ -50,18 +50,18 @@ int MultiPool::next(LoadBalancingStrategy lbs) {
 }
 
 std::error_code MultiPool::submit(Task task) {
-  const TaskId t = trace_->submitted();
-  std::error_code err = submit_(t, task);
-  if (err) trace_->refused(t, refusal(err));
+  Job job{trace_->submitted(), std::move(task)};
+  std::error_code err = submit_(job);
+  if (err) trace_->refused(job.id, refusal(err));
   return err;
 }
 
-std::error_code MultiPool::submit_(TaskId t, Task& task) {
+std::error_code MultiPool::submit_(Job& task) {
   if (is_closed()) return ErrPoolClosed;
-  std::error_code err = pools_[static_cast<std::size_t>(next(lbs_))]->submit(t, task);
+  std::error_code err = pools_[static_cast<std::size_t>(next(lbs))]->submit(task);
   if (!err) return err;
-  if (err == ErrPoolOverload && lbs_ == RoundRobin)
-    return pools_[static_cast<std::size_t>(next(LeastTasks))]->submit(t, task);
+  if (err == ErrPoolOverload && lbs == RoundRobin)
+    return pools_[static_cast<std::size_t>(next(LeastTasks))]->submit(task);
   return err;
 }
 
@@ -108,11 +108,11 @@ void MultiPool::tune(int size) {
   for (auto& pool : pools_) pool->tune(size);
 }
 
-bool MultiPool::is_closed() const { return state_.load() == CLOSED; }
+bool MultiPool::is_closed() const { return state.load() == CLOSED; }
 
 std::error_code MultiPool::release_timeout(Nanos timeout, std::string* joined) {
   int opened = OPENED;
-  if (!state_.compare_exchange_strong(opened, CLOSED)) return ErrPoolClosed;
+  if (!state.compare_exchange_strong(opened, CLOSED)) return ErrPoolClosed;
 
   std::vector<std::error_code> errs(pools_.size());
   go::ThreadGroup wg;  // Go: errgroup.Group
@@ -135,8 +135,8 @@ std::error_code MultiPool::release_timeout(Nanos timeout, std::string* joined) {
 
 void MultiPool::reboot() {
   int closed = CLOSED;
-  if (!state_.compare_exchange_strong(closed, OPENED)) return;
-  index_.store(0);
+  if (!state.compare_exchange_strong(closed, OPENED)) return;
+  index.store(0);
   for (auto& pool : pools_) pool->reboot();
 }
 
@@ -144,7 +144,7 @@ void MultiPool::reboot() {
 
 void MultiPool::release() {
   int opened = OPENED;
-  if (state_.compare_exchange_strong(opened, CLOSED))
+  if (state.compare_exchange_strong(opened, CLOSED))
     for (auto& pool : pools_) pool->release();
 }
 

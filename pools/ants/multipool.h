@@ -83,15 +83,15 @@ class MultiPool {
   const std::vector<std::unique_ptr<Pool>>& pools() const { return pools_; }
   PoolTrace& trace() const { return *trace_; }
   // C++: Submit for a task already counted as submitted in the trace.
-  std::error_code submit_(TaskId t, Task& task);
+  std::error_code submit_(Job& task);
 
  private:
   int next(LoadBalancingStrategy lbs);
 
-  const std::vector<std::unique_ptr<Pool>> pools_;
-  std::atomic<std::uint32_t> index_{UINT32_MAX};  // the first RoundRobin pick is pool 0
-  std::atomic<std::int32_t> state_{OPENED};
-  const LoadBalancingStrategy lbs_;
+  const std::vector<std::unique_ptr<Pool>> pools_;  // Go's `pools` (a C++ name cannot be both a field and a method)
+  std::atomic<std::uint32_t> index{UINT32_MAX};     // the first RoundRobin pick is pool 0
+  std::atomic<std::int32_t> state{OPENED};
+  const LoadBalancingStrategy lbs;
   const std::shared_ptr<PoolTrace> trace_;  // C++: one trace for all the pools
 };
 

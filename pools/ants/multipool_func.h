@@ -66,15 +66,15 @@ class MultiPoolWithFunc {
   const std::vector<std::unique_ptr<PoolWithFunc<T>>>& pools() const { return pools_; }
   PoolTrace& trace() const { return *trace_; }
   // C++: Invoke for an argument already counted as submitted in the trace.
-  std::error_code invoke_(TaskId t, T& arg);
+  std::error_code invoke_(Arg<T>& arg);
 
  private:
   int next(LoadBalancingStrategy lbs);
 
-  const std::vector<std::unique_ptr<PoolWithFunc<T>>> pools_;
-  std::atomic<std::uint32_t> index_{UINT32_MAX};  // the first RoundRobin pick is pool 0
-  std::atomic<std::int32_t> state_{OPENED};
-  const LoadBalancingStrategy lbs_;
+  const std::vector<std::unique_ptr<PoolWithFunc<T>>> pools_;  // Go's `pools` (the method pools() has the name)
+  std::atomic<std::uint32_t> index{UINT32_MAX};                // the first RoundRobin pick is pool 0
+  std::atomic<std::int32_t> state{OPENED};
+  const LoadBalancingStrategy lbs;
   const std::shared_ptr<PoolTrace> trace_;  // C++: one trace for all the pools
 };
 
@@ -106,13 +106,13 @@ Made<MultiPoolWithFunc<T>> new_multi_pool_with_func(int size, int sizePerPool, s
 template <class T>
 MultiPoolWithFunc<T>::MultiPoolWithFunc(std::vector<std::unique_ptr<PoolWithFunc<T>>> pools, LoadBalancingStrategy lbs,
                                         std::shared_ptr<PoolTrace> trace)
-    : pools_(std::move(pools)), lbs_(lbs), trace_(std::move(trace)) {}
+    : pools_(std::move(pools)), lbs(lbs), trace_(std::move(trace)) {}
 
 template <class T>
 int MultiPoolWithFunc<T>::next(LoadBalancingStrategy lbs) {
   switch (lbs) {
     case RoundRobin:
-      return static_cast<int>((index_.fetch_add(1) + 1) % static_cast<std::uint32_t>(pools_.size()));
+      return static_cast<int>((index.fetch_add(1) + 1) % static_cast<std::uint32_t>(pools_.size()));
     case LeastTasks: {
       int idx = 0;
       int leastTasks = INT_MAX;
@@ -130,19 +130,19 @@ int MultiPoolWithFunc<T>::next(LoadBalancingStrategy lbs) {
 
 template <class T>
 std::error_code MultiPoolWithFunc<T>::invoke(T arg) {
-  const TaskId t = trace_->submitted();
-  std::error_code err = invoke_(t, arg);
-  if (err) trace_->refused(t, refusal(err));
+  Arg<T> a{trace_->submitted(), std::move(arg)};
+  std::error_code err = invoke_(a);
+  if (err) trace_->refused(a.id, refusal(err));
   return err;
 }
 
 template <class T>
-std::error_code MultiPoolWithFunc<T>::invoke_(TaskId t, T& arg) {
+std::error_code MultiPoolWithFunc<T>::invoke_(Arg<T>& arg) {
   if (is_closed()) return ErrPoolClosed;
-  std::error_code err = pools_[static_cast<std::size_t>(next(lbs_))]->invoke(t, arg);
+  std::error_code err = pools_[static_cast<std::size_t>(next(lbs))]->invoke(arg);
   if (!err) return err;
-  if (err == ErrPoolOverload && lbs_ == RoundRobin)
-    return pools_[static_cast<std::size_t>(next(LeastTasks))]->invoke(t, arg);
+  if (err == ErrPoolOverload && lbs == RoundRobin)
+    return pools_[static_cast<std::size_t>(next(LeastTasks))]->invoke(arg);
   return err;
 }
 
@@ -199,13 +199,13 @@ void MultiPoolWithFunc<T>::tune(int size) {
 
 template <class T>
 bool MultiPoolWithFunc<T>::is_closed() const {
-  return state_.load() == CLOSED;
+  return state.load() == CLOSED;
 }
 
 template <class T>
 std::error_code MultiPoolWithFunc<T>::release_timeout(Nanos timeout, std::string* joined) {
   int opened = OPENED;
-  if (!state_.compare_exchange_strong(opened, CLOSED)) return ErrPoolClosed;
+  if (!state.compare_exchange_strong(opened, CLOSED)) return ErrPoolClosed;
 
   std::vector<std::error_code> errs(pools_.size());
   go::ThreadGroup wg;  // Go: errgroup.Group
@@ -229,8 +229,8 @@ std::error_code MultiPoolWithFunc<T>::release_timeout(Nanos timeout, std::string
 template <class T>
 void MultiPoolWithFunc<T>::reboot() {
   int closed = CLOSED;
-  if (!state_.compare_exchange_strong(closed, OPENED)) return;
-  index_.store(0);
+  if (!state.compare_exchange_strong(closed, OPENED)) return;
+  index.store(0);
   for (auto& pool : pools_) pool->reboot();
 }
 
@@ -239,7 +239,7 @@ void MultiPoolWithFunc<T>::reboot() {
 template <class T>
 void MultiPoolWithFunc<T>::release() {
   int opened = OPENED;
-  if (state_.compare_exchange_strong(opened, CLOSED))
+  if (state.compare_exchange_strong(opened, CLOSED))
     for (auto& pool : pools_) pool->release();
 }
 

@@ -18,24 +18,24 @@ Made<Pool> new_pool(int size, Options options, std::shared_ptr<PoolTrace> trace)
 
 Pool::Pool(int size, Options options, std::shared_ptr<PoolTrace> trace)
     : PoolCommon(size, std::move(options), std::move(trace)) {
-  workerCache_.New = [this] { return std::make_unique<GoWorker>(*this); };
+  workerCache.New = [this] { return std::make_unique<GoWorker>(*this); };
 }
 
 Pool::~Pool() { release_and_join(); }
 
 std::error_code Pool::submit(Task task) {
-  const TaskId t = trace().submitted();
-  std::error_code err = submit(t, task);
-  if (err) trace().refused(t, refusal(err));
+  Job job{trace().submitted(), std::move(task)};
+  std::error_code err = submit(job);
+  if (err) trace().refused(job.id, refusal(err));
   return err;
 }
 
-std::error_code Pool::submit(TaskId t, Task& task) {
+std::error_code Pool::submit(Job& task) {
   if (is_closed()) return ErrPoolClosed;
 
-  auto w = retrieveWorker(t);
+  auto w = retrieveWorker(task.id);
   if (!w) return w.error();
-  static_cast<GoWorker*>(*w)->inputFunc(Job{t, std::move(task)});
+  static_cast<GoWorker*>(*w)->inputFunc(std::move(task));
   return {};
 }
 

@@ -31,10 +31,11 @@ class Pool final : public PoolCommon {
   // ErrPoolOverload or ErrPoolClosed. A task may submit to its own pool, but
   // blocks like any caller once the pool is full.
   std::error_code submit(Task task);
-  // The same for a task already counted as submitted in the trace (MultiPool
-  // retries with it): nothing is traced as refused, and `task` is moved from
-  // only when a worker takes it.
-  std::error_code submit(TaskId t, Task& task);
+  // C++: the same for a task already counted as submitted in the trace, which
+  // carries its trace id as a Job does (pools/core/task.h; MultiPool retries
+  // with it): nothing is traced as refused, and `task` is moved from only
+  // when a worker takes it.
+  std::error_code submit(Job& task);
 
   // size and options must have passed newPool: use new_pool.
   Pool(int size, Options options, std::shared_ptr<PoolTrace> trace);

@@ -17,10 +17,12 @@
 // clang-format on
 #include "pools/ants/pool_common.h"
 
+#include <exception>
 #include <string>
 #include <system_error>
 
 #include "pools/ants/rules.h"
+#include "pools/core/go/defer.h"
 #include "pools/core/go/select.h"
 #include "pools/core/spin.h"
 
@@ -43,19 +45,16 @@ std::error_code PoolCommon::newPool(int& size, Options& options, const Clock& cl
 PoolCommon::PoolCommon(int size, Options options, std::shared_ptr<PoolTrace> trace)
     : options_(std::move(options)),
       trace_(std::move(trace)),
-      capacity_(size),
-      workers_(options_.PreAlloc ? newWorkerQueue(queueType::queueTypeLoopQueue, size)
-                                 : newWorkerQueue(queueType::queueTypeStack, 0)),
+      capacity(size),
+      workers(options_.PreAlloc ? newWorkerQueue(queueType::queueTypeLoopQueue, size)
+                                : newWorkerQueue(queueType::queueTypeStack, 0)),
       detachRule_(options_.PreAlloc ? rules::kLoopQueueDetach : rules::kStackDetach),
       idleRule_(options_.PreAlloc ? rules::kLoopQueue : rules::kWorkerStack) {}
 
 std::error_code PoolCommon::start_() {
   std::lock_guard g(lifecycle_);
   try {
-    // C++: ticktock first, so that its 500 ms grid starts at or before the
-    // purge ticker's (see ticktock()).
-    goTicktock();
-    goPurge();
+    startTickers();
   } catch (const std::system_error&) {
     return errBackgroundThreadFailed;  // the destructor stops and joins what did start
   }
@@ -67,6 +66,7 @@ PoolCommon::~PoolCommon() { release_and_join(); }
 // --- the scavenger and the coarse clock ---------------------------------------
 
 void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
+  makeTicker(ticker);      // ticker := time.NewTicker(p.options.ExpiryDuration)
   while (ticker.wait()) {  // a stopped ticker: Go's purgeCtx.Done()
     if (is_closed()) break;
 
@@ -75,10 +75,10 @@ void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
     bool isDormant = false;
     std::span<Worker* const> staleWorkers;
     {
-      std::lock_guard guard(lock_);
+      std::lock_guard guard(lock);
       now = clock().now();  // as Go's refresh reads time.Now(), under the lock
-      lookedAt = workers_->len();
-      staleWorkers = workers_->refresh(options_.ExpiryDuration, now);
+      lookedAt = workers->len();
+      staleWorkers = workers->refresh(options_.ExpiryDuration, now);
       const int n = running();
       isDormant = n == 0 || n == static_cast<int>(staleWorkers.size());
     }
@@ -95,44 +95,96 @@ void PoolCommon::purgeStaleWorkers(go::Ticker& ticker) {
     // wake them, so they start new workers.
     if (isDormant && waiting() > 0) {
       trace().state(rules::kDormant);
-      cond_.Broadcast();
+      cond.Broadcast();
     }
   }
-  purgeDone_.store(1);
+  purgeDone.store(1);
 }
 
-// C++: Go stores time.Now() when the tick is received; this stores the
-// tick's own instant on the grid that goTicktock started. Go makes both
-// tickers inside their goroutines, microseconds apart; the runs measured on
-// real ants (docs/pools/ants.md, "When a worker is reaped") always behave as
-// if the coarse clock's ticks fall at or just before the purge's, so that a
-// stamp taken at the coarse tick k x 500 ms is stale at the purge tick
-// ExpiryDuration later (refresh: not expiryTime.Before(lastUsed)). Read at
-// wake-up, as in Go, the stamp would come a few microseconds after the purge
-// tick's expiryTime and survive one more period, by the luck of the
-// scheduler: that was poolscope's 1, 5, 8, 11 s against ants' 1, 4, 7, 10 s.
+// The coarse clock, every 500 ms. A worker reverted after a tick is stamped
+// with it, and a purge tick one ExpiryDuration later reaps that worker only
+// if the stamp is not after the purge's own time.Now() - ExpiryDuration:
+// which of the two tickers made its ticker first decides (see startTickers).
+// C++: Go stores time.Now() as the goroutine wakes; this stores the instant
+// the tick was due (the same thing in a simulation, where a tick wakes its
+// thread on time). Go's two timers fire together from one P's timer heap, so
+// a run keeps one order at every tick, as the runs on real ants did; two
+// threads here each wake late by their own few microseconds, and the order
+// would flip from tick to tick.
 void PoolCommon::ticktock(go::Ticker& ticker) {
+  const Time origin = makeTicker(ticker);  // ticker := time.NewTicker(nowTimeUpdateInterval)
   while (ticker.wait()) {
     if (is_closed()) break;
-    const Nanos since = clock().now() - ticktockOrigin_;
-    now_.store((ticktockOrigin_ + since / nowTimeUpdateInterval * nowTimeUpdateInterval).count());
+    const Nanos since = clock().now() - origin;
+    now.store((origin + since / nowTimeUpdateInterval * nowTimeUpdateInterval).count());
   }
-  ticktockDone_.store(1);
+  ticktockDone.store(1);
 }
 
 void PoolCommon::goPurge() {
   if (options_.DisablePurge) return;
   auto ticker = std::make_shared<go::Ticker>(clock(), options_.ExpiryDuration);
-  stopPurge_ = ticker;
+  stopPurge = ticker;
+  tickers_.Add(1);
+  go::Defer refused([&] {
+    if (!purgeThread_.joinable()) tickers_.Done();  // C++: the OS refused the thread
+  });
   purgeThread_ = Thread("ants-purge", [this, ticker] { purgeStaleWorkers(*ticker); });
 }
 
 void PoolCommon::goTicktock() {
-  ticktockOrigin_ = clock().now();
-  now_.store(ticktockOrigin_.count());
+  now.store(clock().now().count());
   auto ticker = std::make_shared<go::Ticker>(clock(), nowTimeUpdateInterval);
-  stopTicktock_ = ticker;
+  stopTicktock = ticker;
+  tickers_.Add(1);
+  go::Defer refused([&] {
+    if (!ticktockThread_.joinable()) tickers_.Done();  // C++: the OS refused the thread
+  });
   ticktockThread_ = Thread("ants-ticktock", [this, ticker] { ticktock(*ticker); });
+}
+
+// C++: Go starts purge and ticktock as goroutines and its scheduler picks
+// which runs first (runnext, or a steal by an idle P); each makes its ticker
+// as it starts, so the two grids fall microseconds apart, either way round.
+// That order decides whether a worker stamped by the coarse tick at a whole
+// second is reaped at the purge tick one ExpiryDuration later or at the next
+// (docs/pools/ants.md, "When a worker is reaped"). Threads would make their
+// tickers in the order they were started, so both wait at tickersGate_ until
+// both are there, and the scheduler (the OS, or a simulation's policy) picks
+// which the unlock lets through first. ticktock is started first, so it waits
+// longest: the one a fifo or pct schedule, and mostly a real machine, lets
+// through first, the order of all three measured runs of issue 18's bursts.
+// New returns once both tickers exist (a caller may move a manual clock at
+// once).
+void PoolCommon::startTickers() {
+  std::unique_lock gate(tickersGate_);
+  std::exception_ptr refused;  // the OS refused a thread: the one that started still goes through the gate
+  try {
+    goTicktock();
+    goPurge();
+  } catch (const std::system_error&) {
+    refused = std::current_exception();
+  }
+  tickers_.Wait();  // every started thread waits at the gate
+  tickers_.Add(static_cast<int>(ticktockThread_.joinable()) + static_cast<int>(purgeThread_.joinable()));
+  gate.unlock();
+  tickers_.Wait();  // every ticker made
+  if (refused) std::rethrow_exception(refused);
+}
+
+// C++: the goroutine's time.NewTicker: restarts the ticker the starter made
+// (so that a Release before now still stops it) from the moment the
+// scheduler lets this thread through startTickers' gate; returns that moment.
+Time PoolCommon::makeTicker(go::Ticker& ticker) {
+  tickers_.Done();
+  Time made{};
+  {
+    std::lock_guard gate(tickersGate_);
+    made = clock().now();
+    ticker.reset(ticker.period());
+  }
+  tickers_.Done();
+  return made;
 }
 
 void PoolCommon::closeAllDone() {
@@ -140,8 +192,8 @@ void PoolCommon::closeAllDone() {
   std::shared_ptr<go::Once> once;
   {
     std::lock_guard g(allDoneM_);
-    allDone = allDone_;
-    once = once_;
+    allDone = this->allDone;
+    once = this->once;
   }
   once->Do([&] { allDone->close(); });
 }
@@ -155,49 +207,49 @@ int PoolCommon::free() const {
 }
 
 int PoolCommon::idle() const {
-  std::lock_guard guard(lock_);
-  return workers_->len();
+  std::lock_guard guard(lock);
+  return workers->len();
 }
 
 void PoolCommon::tune(int size) {
   const int capacity = cap();
   if (capacity == -1 || size <= 0 || size == capacity || options_.PreAlloc) return;
-  capacity_.store(size);
+  this->capacity.store(size);
   trace().tuned(rules::kSize, size);
   if (size > capacity) {
     if (size - capacity == 1) {
-      cond_.Signal();
+      cond.Signal();
       return;
     }
-    cond_.Broadcast();
+    cond.Broadcast();
   }
 }
 
 void PoolCommon::release() {
   int opened = OPENED;
-  if (!state_.compare_exchange_strong(opened, CLOSED)) return;
+  if (!state.compare_exchange_strong(opened, CLOSED)) return;
   trace().state(rules::kRelease);
 
   {
     std::lock_guard g(lifecycle_);
-    if (stopPurge_) std::exchange(stopPurge_, nullptr)->stop();
-    if (stopTicktock_) std::exchange(stopTicktock_, nullptr)->stop();
+    if (stopPurge) std::exchange(stopPurge, nullptr)->stop();
+    if (stopTicktock) std::exchange(stopTicktock, nullptr)->stop();
   }
 
   {
-    std::lock_guard guard(lock_);
-    workers_->reset();
+    std::lock_guard guard(lock);
+    workers->reset();
   }
 
   // Callers may be waiting in retrieveWorker: wake them, or they would block
   // forever.
-  cond_.Broadcast();
+  cond.Broadcast();
 }
 
 std::error_code PoolCommon::release_timeout(Nanos timeout) {
   {
     std::lock_guard g(lifecycle_);
-    if (is_closed() || (!options_.DisablePurge && !stopPurge_) || !stopTicktock_) return ErrPoolClosed;
+    if (is_closed() || (!options_.DisablePurge && !stopPurge) || !stopTicktock) return ErrPoolClosed;
   }
   const Time start = clock().now();  // before release() emits anything a test may wait for
   release();
@@ -208,7 +260,7 @@ std::error_code PoolCommon::release_timeout(Nanos timeout) {
   std::shared_ptr<go::Chan<empty>> allDone;
   {
     std::lock_guard g(allDoneM_);
-    allDone = allDone_;
+    allDone = this->allDone;
   }
   if (running() == 0) closeAllDone();
 
@@ -223,7 +275,7 @@ std::error_code PoolCommon::release_timeout(Nanos timeout) {
         // Go loops on the closed allDone until the purge and ticktock
         // goroutines have run their defers; spin_until is that loop.
         if (spin_until([&] {
-              return running() == 0 && (options_.DisablePurge || purgeDone_.load() == 1) && ticktockDone_.load() == 1;
+              return running() == 0 && (options_.DisablePurge || purgeDone.load() == 1) && ticktockDone.load() == 1;
             }))
           return {};
     }
@@ -232,7 +284,7 @@ std::error_code PoolCommon::release_timeout(Nanos timeout) {
 
 void PoolCommon::reboot() {
   int closed = CLOSED;
-  if (!state_.compare_exchange_strong(closed, OPENED)) return;
+  if (!state.compare_exchange_strong(closed, OPENED)) return;
   trace().state(rules::kReboot);
 
   std::lock_guard g(lifecycle_);
@@ -240,20 +292,19 @@ void PoolCommon::reboot() {
   // goroutine still run; its defer could then mark the new purge done).
   purgeThread_.join();
   ticktockThread_.join();
-  purgeDone_.store(0);
-  ticktockDone_.store(0);
-  // C++: ticktock first, as in start_(); a refused thread here leaves the
-  // pool open without it (Go's Reboot returns nothing to report it with).
+  purgeDone.store(0);
+  ticktockDone.store(0);
+  // C++: a refused thread here leaves the pool open without it (Go's Reboot
+  // returns nothing to report it with).
   try {
-    goTicktock();
-    goPurge();
+    startTickers();
   } catch (const std::system_error&) {
-    if (!ticktockThread_.joinable()) ticktockDone_.store(1);
-    if (!options_.DisablePurge && !purgeThread_.joinable()) purgeDone_.store(1);
+    if (!ticktockThread_.joinable()) ticktockDone.store(1);
+    if (!options_.DisablePurge && !purgeThread_.joinable()) purgeDone.store(1);
   }
   std::lock_guard a(allDoneM_);
-  allDone_ = std::make_shared<go::Chan<empty>>();
-  once_ = std::make_shared<go::Once>();
+  allDone = std::make_shared<go::Chan<empty>>();
+  once = std::make_shared<go::Once>();
 }
 
 void PoolCommon::release_and_join() {
@@ -261,7 +312,7 @@ void PoolCommon::release_and_join() {
   std::shared_ptr<go::Chan<empty>> allDone;
   {
     std::lock_guard g(allDoneM_);
-    allDone = allDone_;
+    allDone = this->allDone;
   }
   if (running() == 0) closeAllDone();
   allDone->recv();
@@ -282,7 +333,7 @@ Label PoolCommon::refusal(std::error_code err) const {
 // --- retrieveWorker / revertWorker ------------------------------------------------
 
 std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
-  std::unique_lock guard(lock_);
+  std::unique_lock guard(lock);
 
   for (;;) {  // retry:
     // C++: the cond's ticket is taken here, before anything below is
@@ -293,10 +344,10 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
     // DisablePurge once the last worker has panicked. Go has that window too,
     // over a few instructions; here it would also hold waiting++ and a trace
     // emit. Taken first, any Signal from here on ends the Wait below.
-    const auto ticket = cond_.ticket();
+    const auto ticket = cond.ticket();
 
     // First try to fetch an idle worker from the queue.
-    if (Worker* w = workers_->detach()) {
+    if (Worker* w = workers->detach()) {
       trace().handoff(t, w->id(), detachRule_);
       return w;
     }
@@ -304,11 +355,11 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
     // The queue is empty and there is room: start a new worker, under the
     // lock, so that concurrent callers cannot overshoot the capacity.
     if (const int capacity = cap(); capacity == -1 || capacity > running()) {
-      WorkerThread* w = workerCache_.Get();
+      WorkerThread* w = workerCache.Get();
       try {
         w->run();
       } catch (const std::system_error&) {
-        workerCache_.Put(w);
+        workerCache.Put(w);
         return std::unexpected(make_error_code(errThreadCreateFailed));
       }
       trace().spawned(w->id(), capacity == -1 ? rules::kUnlimited : rules::kBelowCapacity);
@@ -330,7 +381,7 @@ std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
     // Otherwise wait for a worker to be put back (or to exit), and retry.
     addWaiting(1);
     trace().blocked(t);
-    cond_.Wait(ticket);  // cond_.L is lock_, which guard holds
+    cond.Wait(ticket);  // cond.L is lock, which guard holds
     addWaiting(-1);
     trace().unblocked(t);
 
@@ -342,26 +393,26 @@ bool PoolCommon::revertWorker(Worker* worker) {
   const int capacity = cap();
   if (const bool over = capacity > 0 && running() > capacity; over || is_closed()) {
     worker->exitRule = over ? rules::kOverCapacity : rules::kRelease;
-    cond_.Broadcast();
+    cond.Broadcast();
     return false;
   }
 
   worker->setLastUsedTime(nowTime());
 
-  std::lock_guard guard(lock_);
+  std::lock_guard guard(lock);
   // Check again under the lock, or a worker could slip into the queue of a
   // closed pool and never be stopped (ants issue #113).
   if (is_closed()) {
     worker->exitRule = rules::kRelease;
     return false;
   }
-  if (workers_->insert(worker)) {
+  if (workers->insert(worker)) {
     worker->exitRule = rules::kQueueFull;
     return false;
   }
   trace().idle(worker->id(), idleRule_);
   // A worker is available: wake one caller stuck in retrieveWorker.
-  cond_.Signal();
+  cond.Signal();
   return true;
 }
 

@@ -30,6 +30,7 @@
 #include "pools/core/go/sync_pool.h"
 #include "pools/core/go/thread_group.h"
 #include "pools/core/go/time.h"
+#include "pools/core/go/wait_group.h"
 #include "pools/core/pool_trace.h"
 
 namespace poolscope::ants {
@@ -43,8 +44,8 @@ class PoolCommon {
   int running() const { return running_.load(); }
   int free() const;
   int waiting() const { return waiting_.load(); }
-  int cap() const { return capacity_.load(); }
-  bool is_closed() const { return state_.load() == CLOSED; }
+  int cap() const { return capacity.load(); }
+  bool is_closed() const { return state.load() == CLOSED; }
 
   // Changes the capacity. Ignored when the pool is unlimited, size <= 0,
   // size == Cap(), or PreAlloc is set. Growing wakes one waiter (by 1) or all;
@@ -68,13 +69,13 @@ class PoolCommon {
   int idle() const;
   // poolscope, for tests: submitters asleep in cond.Wait. Each holds its
   // ticket, so a Signal from now on wakes one of them.
-  int parked() const { return cond_.parked(); }
+  int parked() const { return cond.parked(); }
   // The coarse clock that revertWorker stamps lastUsed with: the pool's clock
   // as ticktock last read it (every 500 ms).
-  Time nowTime() const { return Time(now_.load()); }
+  Time nowTime() const { return Time(now.load()); }
   // C++: how many worker objects workerCache has ever made, and holds free.
-  std::size_t workers_allocated() const { return workerCache_.allocated(); }
-  std::size_t workers_cached() const { return workerCache_.free_count(); }
+  std::size_t workers_allocated() const { return workerCache.allocated(); }
+  std::size_t workers_cached() const { return workerCache.free_count(); }
   // C++: workers' threads started and not yet joined (ended ones are joined
   // at the next spawn or purge tick).
   std::size_t threads_unjoined() const { return goroutines_.size(); }
@@ -109,7 +110,7 @@ class PoolCommon {
   // workerCache: Go's sync.Pool of worker objects, which makes starting a
   // worker cheap (an exited worker's object, its channel included, is put
   // back and the next spawn gets it).
-  go::SyncPool<WorkerThread> workerCache_;
+  go::SyncPool<WorkerThread> workerCache;
   // C++: the workers' threads (Go's goroutines need no joining), joined as
   // they end: at the next spawn, after each purge, and all at release.
   go::ThreadGroup goroutines_;
@@ -129,6 +130,8 @@ class PoolCommon {
   void ticktock(go::Ticker& ticker);
   void goPurge();
   void goTicktock();
+  void startTickers();                  // C++: goPurge and goTicktock, in a race (see pool_common.cpp)
+  Time makeTicker(go::Ticker& ticker);  // C++: the goroutine's time.NewTicker
   int addRunning(int delta) { return running_.fetch_add(delta) + delta; }
   void addWaiting(int delta) { waiting_.fetch_add(delta); }
   // p.once.Do(func() { close(p.allDone) }), on the allDone and once of now
@@ -138,38 +141,43 @@ class PoolCommon {
   void recoverPanic(std::exception_ptr panic);
   Clock& clock() const { return trace_->clock(); }
 
+  // Go's `options`, `running` and `waiting`: C++ gives these names to the
+  // methods options(), running() and waiting(), so the fields keep an underscore.
   const Options options_;
   const std::shared_ptr<PoolTrace> trace_;
-  std::atomic<std::int32_t> capacity_;
+  std::atomic<std::int32_t> capacity;
   std::atomic<std::int32_t> running_{0};
   std::atomic<std::int32_t> waiting_{0};  // changed under the lock, read anywhere
-  std::atomic<std::int32_t> state_{OPENED};
+  std::atomic<std::int32_t> state{OPENED};
 
-  mutable SpinLock lock_;
-  const std::unique_ptr<WorkerQueue> workers_;  // guarded by lock_
-  go::Cond<SpinLock> cond_{lock_};
-  const Label detachRule_;                      // LIFO stack or FIFO ring, for the trace
+  mutable SpinLock lock;
+  const std::unique_ptr<WorkerQueue> workers;  // guarded by lock
+  go::Cond<SpinLock> cond{lock};
+  const Label detachRule_;  // LIFO stack or FIFO ring, for the trace
   const Label idleRule_;
 
   // allDone is closed, once, when the last worker of a closed pool exits:
   // release_timeout and release_and_join wait for it. Reboot makes new ones.
   struct empty {};  // Go's struct{}
-  std::shared_ptr<go::Chan<empty>> allDone_ = std::make_shared<go::Chan<empty>>();
-  std::shared_ptr<go::Once> once_ = std::make_shared<go::Once>();
+  std::shared_ptr<go::Chan<empty>> allDone = std::make_shared<go::Chan<empty>>();
+  std::shared_ptr<go::Once> once = std::make_shared<go::Once>();
   // C++: guards the two pointers above, which Reboot replaces while a late
   // worker may read them (in Go a data race, which Reboot's comment warns of).
   mutable Mutex allDoneM_;
 
   // purge and ticktock. A stopped Ticker is Go's cancelled context.
   Mutex lifecycle_;  // guards the four members below (Go leaves them unguarded)
-  std::shared_ptr<go::Ticker> stopPurge_;
-  std::shared_ptr<go::Ticker> stopTicktock_;
+  std::shared_ptr<go::Ticker> stopPurge;
+  std::shared_ptr<go::Ticker> stopTicktock;
   Thread purgeThread_;
   Thread ticktockThread_;
-  std::atomic<std::int32_t> purgeDone_{0};
-  std::atomic<std::int32_t> ticktockDone_{0};
-  std::atomic<Time::rep> now_{0};  // the coarse clock
-  Time ticktockOrigin_{};          // C++: where ticktock's 500 ms grid starts; set before its thread starts
+  std::atomic<std::int32_t> purgeDone{0};
+  std::atomic<std::int32_t> ticktockDone{0};
+  std::atomic<Time::rep> now{0};  // the coarse clock
+  // C++: startTickers' gate, and its count of the ticker threads that have
+  // reached it, then of those that have made their tickers.
+  Mutex tickersGate_;
+  go::WaitGroup tickers_;
 };
 
 // The clock a TraceTarget names, as PoolTrace resolves it.
@@ -178,9 +186,9 @@ Clock& clock_of(const TraceTarget& target);
 template <class Body>
 void WorkerThread::go(Body body) {
   try {
-    pool_.goroutines_.go("ants-w" + std::to_string(id_), std::move(body));
+    pool.goroutines_.go("ants-w" + std::to_string(id_), std::move(body));
   } catch (...) {
-    pool_.addRunning(-1);
+    pool.addRunning(-1);
     throw;
   }
 }

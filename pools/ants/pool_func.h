@@ -24,29 +24,30 @@ class PoolWithFunc final : public PoolCommon {
 
   // Like Pool::submit: nil, ErrPoolOverload or ErrPoolClosed.
   std::error_code invoke(T arg) {
-    const TaskId t = trace().submitted();
-    std::error_code err = invoke(t, arg);
-    if (err) trace().refused(t, refusal(err));
+    Arg<T> a{trace().submitted(), std::move(arg)};
+    std::error_code err = invoke(a);
+    if (err) trace().refused(a.id, refusal(err));
     return err;
   }
-  // For an argument already counted as submitted (MultiPoolWithFunc).
-  std::error_code invoke(TaskId t, T& arg) {
+  // C++: the same for an argument already counted as submitted, with its
+  // trace id (MultiPoolWithFunc retries with it).
+  std::error_code invoke(Arg<T>& arg) {
     if (is_closed()) return ErrPoolClosed;
 
-    auto w = retrieveWorker(t);
+    auto w = retrieveWorker(arg.id);
     if (!w) return w.error();
-    static_cast<GoWorkerWithFunc<T>*>(*w)->inputArg(t, std::move(arg));
+    static_cast<GoWorkerWithFunc<T>*>(*w)->inputArg(std::move(arg));
     return {};
   }
 
   // size and options must have passed newPool: use new_pool_with_func.
   PoolWithFunc(int size, std::function<void(T)> fn, Options options, std::shared_ptr<PoolTrace> trace)
-      : PoolCommon(size, std::move(options), std::move(trace)), fn_(std::move(fn)) {
-    workerCache_.New = [this] { return std::make_unique<GoWorkerWithFunc<T>>(*this, fn_); };
+      : PoolCommon(size, std::move(options), std::move(trace)), fn(std::move(fn)) {
+    workerCache.New = [this] { return std::make_unique<GoWorkerWithFunc<T>>(*this, this->fn); };
   }
 
  private:
-  const std::function<void(T)> fn_;
+  const std::function<void(T)> fn;
 };
 
 // C++: NewPoolWithFuncGeneric for a pool of a multi-pool: fn, size and

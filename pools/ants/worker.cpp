@@ -9,15 +9,15 @@
 namespace poolscope::ants {
 
 void WorkerThread::addRunning() {
-  pool_.addRunning(1);
-  id_ = pool_.trace().new_worker_id();
+  pool.addRunning(1);
+  id_ = pool.trace().new_worker_id();
   exitRule = kNoLabel;
 }
 
 void WorkerThread::exit(std::exception_ptr panic) {
   // Once this object is back in the cache another thread may run() it, so
   // read what is needed first.
-  PoolCommon& p = pool_;
+  PoolCommon& p = pool;
   const WorkerId id = id_;
   const Label why = panic ? rules::kPanic : exitRule;
 
@@ -25,12 +25,12 @@ void WorkerThread::exit(std::exception_ptr panic) {
   p.trace().exited(id, why);
   if (running == 0 && p.is_closed()) p.closeAllDone();
 
-  p.workerCache_.Put(this);
+  p.workerCache.Put(this);
 
   if (panic) p.recoverPanic(panic);
 
   // Call Signal() here in case there are goroutines waiting for available workers.
-  p.cond_.Signal();
+  p.cond.Signal();
 }
 
 // run starts a goroutine to repeat the process that performs the function
@@ -47,12 +47,12 @@ void GoWorker::run() {
         // running anything; the trace says so (finish() sends an id of 0).
         if (fn.id != 0) {
           exitRule = rules::kNilTask;
-          pool_.trace().dropped(fn.id, rules::kNilTask, false);
+          pool.trace().dropped(fn.id, rules::kNilTask, false);
         }
         return;
       }
-      if ((panic = pool_.trace().run(id_, fn))) return;  // fn(), with the panic caught for the defer
-      if (!pool_.revertWorker(this)) return;
+      if ((panic = pool.trace().run(id_, fn))) return;  // fn(), with the panic caught for the defer
+      if (!pool.revertWorker(this)) return;
     }
   });
 }

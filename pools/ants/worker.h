@@ -16,7 +16,7 @@ class PoolCommon;
 
 class WorkerThread : public Worker {
  public:
-  explicit WorkerThread(PoolCommon& pool) : pool_(pool) {}
+  explicit WorkerThread(PoolCommon& pool) : pool(pool) {}
 
  protected:
   // The start of run(): running++, and a fresh id for the trace.
@@ -31,7 +31,7 @@ class WorkerThread : public Worker {
   // (PanicHandler, or the Logger), and Signal one waiting submitter.
   void exit(std::exception_ptr panic);
 
-  PoolCommon& pool_;
+  PoolCommon& pool;
 };
 
 class GoWorker final : public WorkerThread {

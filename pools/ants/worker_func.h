@@ -13,10 +13,19 @@
 
 namespace poolscope::ants {
 
+// C++: what travels on a worker's arg channel: Go's arg with the id the trace
+// gave it when it was submitted, as a Job is a func() with its id
+// (pools/core/task.h).
+template <class T>
+struct Arg {
+  TaskId id;
+  T value;
+};
+
 template <class T>
 class GoWorkerWithFunc final : public WorkerThread {
  public:
-  GoWorkerWithFunc(PoolCommon& pool, const std::function<void(T)>& fn) : WorkerThread(pool), fn_(fn) {}
+  GoWorkerWithFunc(PoolCommon& pool, const std::function<void(T)>& fn) : WorkerThread(pool), fn(fn) {}
 
   // run starts a goroutine to repeat the process that performs the function
   // calls.
@@ -26,19 +35,19 @@ class GoWorkerWithFunc final : public WorkerThread {
       std::exception_ptr panic;  // what recover() returns
       go::Defer deferred([&] { exit(panic); });
 
-      for (std::optional<Arg> arg; args.recv(arg);) {  // for arg := range w.arg
-        if (!arg) return;                            // the exit signal
-        PoolTrace& trace = pool_.trace();
+      for (std::optional<Arg<T>> arg; args.recv(arg);) {  // for arg := range w.arg
+        if (!arg) return;                                 // the exit signal
+        PoolTrace& trace = pool.trace();
         trace.started(id_, arg->id);
         try {
-          fn_(std::move(arg->value));  // w.pool.fn(arg)
+          fn(std::move(arg->value));  // w.pool.fn(arg)
         } catch (...) {
           trace.threw(id_, arg->id);
           panic = std::current_exception();
           return;
         }
         trace.finished(id_, arg->id);
-        if (!pool_.revertWorker(this)) return;
+        if (!pool.revertWorker(this)) return;
       }
     });
   }
@@ -48,16 +57,11 @@ class GoWorkerWithFunc final : public WorkerThread {
     args.send(std::nullopt);
   }
   // Go's inputArg: w.arg <- arg.
-  void inputArg(TaskId t, T arg) { args.send(Arg{t, std::move(arg)}); }
+  void inputArg(Arg<T> arg) { args.send(std::move(arg)); }
 
  private:
-  struct Arg {
-    TaskId id;
-    T value;
-  };
-
-  const std::function<void(T)>& fn_;
-  go::Chan<std::optional<Arg>> args{static_cast<std::size_t>(workerChanCap())};
+  const std::function<void(T)>& fn;
+  go::Chan<std::optional<Arg<T>>> args{static_cast<std::size_t>(workerChanCap())};
 };
 
 }  // namespace poolscope::ants

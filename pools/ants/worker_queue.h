@@ -27,8 +27,8 @@ class Worker {
   // trace only: it names the rule that stopped the worker.
   virtual void finish(Label why) = 0;
 
-  Time lastUsedTime() const { return lastUsed_; }
-  void setLastUsedTime(Time t) { lastUsed_ = t; }
+  Time lastUsedTime() const { return lastUsed; }
+  void setLastUsedTime(Time t) { lastUsed = t; }
 
   // C++: the trace's id for the worker's current thread, and why that
   // thread ends (set by whoever decides it: finish, revertWorker).
@@ -36,7 +36,7 @@ class Worker {
   Label exitRule = kNoLabel;
 
  protected:
-  Time lastUsed_{0};
+  Time lastUsed{0};
   WorkerId id_ = 0;
 };
 

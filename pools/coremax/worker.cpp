@@ -24,7 +24,7 @@ void Worker::loop() {
 // empty" and "this worker is idle" (the task would wait for a worker that
 // never comes; the seed's separate locks leave that gap open).
 Job Worker::getTask() {
-  std::lock_guard lock(p.lock_);
+  std::lock_guard locked(p.lock);
   if (Job t = p.deTaskQueue()) {
     p.trace_.handoff(t.id, id, kTaskQueue, true);
     return t;

@@ -15,17 +15,17 @@ class Worker;
 
 class Workers {
  public:
-  explicit Workers(int cap) : workers_(static_cast<std::size_t>(cap)) {}
+  explicit Workers(int cap) : workers(static_cast<std::size_t>(cap)) {}
 
   void put(Worker* w) {
-    workers_[(head_ + len_) % cap()] = w;
+    workers[(head + len_) % cap()] = w;
     len_++;
   }
   // The worker idle longest, or nullptr.
   Worker* poll() {
     if (len_ == 0) return nullptr;
-    Worker* w = workers_[head_];
-    head_ = (head_ + 1) % cap();
+    Worker* w = workers[head];
+    head = (head + 1) % cap();
     len_--;
     return w;
   }
@@ -38,11 +38,11 @@ class Workers {
   int len() const { return static_cast<int>(len_); }  // C++: for the Pool adapter's state()
 
  private:
-  std::size_t cap() const { return workers_.size(); }
+  std::size_t cap() const { return workers.size(); }
 
-  std::vector<Worker*> workers_;
-  std::size_t head_ = 0;
-  std::size_t len_ = 0;
+  std::vector<Worker*> workers;
+  std::size_t head = 0;
+  std::size_t len_ = 0;  // Go's `len` (len() has the name)
 };
 
 }  // namespace poolscope::coremax

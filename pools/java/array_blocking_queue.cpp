@@ -9,95 +9,95 @@ const Label kArrayQueue =
 
 ArrayBlockingQueue::ArrayBlockingQueue(int capacity) {
   if (capacity <= 0) throw IllegalArgumentException();
-  items_.resize(static_cast<std::size_t>(capacity));
+  items.resize(static_cast<std::size_t>(capacity));
 }
 
 void ArrayBlockingQueue::enqueue(Runnable& r) {
-  items_[putIndex_] = std::move(r);
-  enqueued(items_[putIndex_], kArrayQueue, count_ + 1);
-  if (++putIndex_ == items_.size()) putIndex_ = 0;
-  count_++;
-  notEmpty_.notify_one();
+  items[putIndex] = std::move(r);
+  enqueued(items[putIndex], kArrayQueue, count + 1);
+  if (++putIndex == items.size()) putIndex = 0;
+  count++;
+  notEmpty.notify_one();
 }
 
 Runnable ArrayBlockingQueue::dequeue() {
-  Runnable x = std::move(items_[takeIndex_]);
-  items_[takeIndex_] = {};
-  if (++takeIndex_ == items_.size()) takeIndex_ = 0;
-  count_--;
+  Runnable x = std::move(items[takeIndex]);
+  items[takeIndex] = {};
+  if (++takeIndex == items.size()) takeIndex = 0;
+  count--;
   return x;
 }
 
 bool ArrayBlockingQueue::offer(Runnable& r) {
-  std::lock_guard lock(lock_);
-  if (count_ == items_.size()) return false;
+  std::lock_guard locked(lock);
+  if (count == items.size()) return false;
   enqueue(r);
   return true;
 }
 
 Runnable ArrayBlockingQueue::take(InterruptFlag& self) {
-  std::unique_lock lock(lock_);
+  std::unique_lock locked(lock);
   throw_if_interrupted(self);  // lockInterruptibly()
-  while (count_ == 0) await(notEmpty_, lock, self);
+  while (count == 0) await(notEmpty, locked, self);
   return dequeue();
 }
 
 Runnable ArrayBlockingQueue::poll(Time deadline, InterruptFlag& self) {
-  std::unique_lock lock(lock_);
+  std::unique_lock locked(lock);
   throw_if_interrupted(self);
-  while (count_ == 0) {
+  while (count == 0) {
     if (clock().now() >= deadline) return {};
-    await_until(notEmpty_, lock, clock(), deadline, self);
+    await_until(notEmpty, locked, clock(), deadline, self);
   }
   return dequeue();
 }
 
 Runnable ArrayBlockingQueue::poll() {
-  std::lock_guard lock(lock_);
-  return count_ == 0 ? Runnable{} : dequeue();
+  std::lock_guard locked(lock);
+  return count == 0 ? Runnable{} : dequeue();
 }
 
 Runnable ArrayBlockingQueue::remove(TaskId task) {
-  std::lock_guard lock(lock_);
-  for (std::size_t n = 0, i = takeIndex_; n < count_; ++n, i = (i + 1) % items_.size()) {
-    if (items_[i].id != task) continue;
+  std::lock_guard locked(lock);
+  for (std::size_t n = 0, i = takeIndex; n < count; ++n, i = (i + 1) % items.size()) {
+    if (items[i].id != task) continue;
     // removeAt(i): close the gap by shifting the later items one slot back.
-    Runnable x = std::move(items_[i]);
-    for (std::size_t next = (i + 1) % items_.size(); next != putIndex_; next = (next + 1) % items_.size()) {
-      items_[i] = std::move(items_[next]);
+    Runnable x = std::move(items[i]);
+    for (std::size_t next = (i + 1) % items.size(); next != putIndex; next = (next + 1) % items.size()) {
+      items[i] = std::move(items[next]);
       i = next;
     }
-    items_[i] = {};
-    putIndex_ = i;
-    count_--;
+    items[i] = {};
+    putIndex = i;
+    count--;
     return x;
   }
   return {};
 }
 
 bool ArrayBlockingQueue::contains(TaskId task) const {
-  std::lock_guard lock(lock_);
-  for (std::size_t n = 0, i = takeIndex_; n < count_; ++n, i = (i + 1) % items_.size())
-    if (items_[i].id == task) return true;
+  std::lock_guard locked(lock);
+  for (std::size_t n = 0, i = takeIndex; n < count; ++n, i = (i + 1) % items.size())
+    if (items[i].id == task) return true;
   return false;
 }
 
 std::vector<Runnable> ArrayBlockingQueue::drain_to() {
-  std::lock_guard lock(lock_);
+  std::lock_guard locked(lock);
   std::vector<Runnable> out;
-  out.reserve(count_);
-  while (count_ > 0) out.push_back(dequeue());
+  out.reserve(count);
+  while (count > 0) out.push_back(dequeue());
   return out;
 }
 
 std::size_t ArrayBlockingQueue::size() const {
-  std::lock_guard lock(lock_);
-  return count_;
+  std::lock_guard locked(lock);
+  return count;
 }
 
 void ArrayBlockingQueue::wake_takers() {
-  std::lock_guard lock(lock_);
-  notEmpty_.notify_all();
+  std::lock_guard locked(lock);
+  notEmpty.notify_all();
 }
 
 }  // namespace poolscope::java
@@ -105,18 +105,18 @@ void ArrayBlockingQueue::wake_takers() {
 namespace poolscope::java {
 
 int ArrayBlockingQueue::remaining_capacity() const {
-  std::lock_guard lock(lock_);
-  return static_cast<int>(items_.size() - count_);
+  std::lock_guard locked(lock);
+  return static_cast<int>(items.size() - count);
 }
 
 TaskId ArrayBlockingQueue::peek() const {
-  std::lock_guard lock(lock_);
-  return count_ == 0 ? 0 : items_[takeIndex_].id;
+  std::lock_guard locked(lock);
+  return count == 0 ? 0 : items[takeIndex].id;
 }
 
 void ArrayBlockingQueue::for_each(const std::function<void(const Runnable&)>& f) const {
-  std::lock_guard lock(lock_);
-  for (std::size_t n = 0, i = takeIndex_; n < count_; ++n, i = (i + 1) % items_.size()) f(items_[i]);
+  std::lock_guard locked(lock);
+  for (std::size_t n = 0, i = takeIndex; n < count; ++n, i = (i + 1) % items.size()) f(items[i]);
 }
 
 }  // namespace poolscope::java

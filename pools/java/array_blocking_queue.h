@@ -28,15 +28,15 @@ class ArrayBlockingQueue final : public BlockingQueue {
   void wake_takers() override;
 
  private:
-  void enqueue(Runnable& r);  // with lock_ held and room left
-  Runnable dequeue();         // with lock_ held and count_ > 0
+  void enqueue(Runnable& r);  // with lock held and room left
+  Runnable dequeue();         // with lock held and count > 0
 
-  std::vector<Runnable> items_;
-  std::size_t takeIndex_ = 0;
-  std::size_t putIndex_ = 0;
-  std::size_t count_ = 0;
-  mutable Mutex lock_;
-  CondVar notEmpty_;
+  std::vector<Runnable> items;
+  std::size_t takeIndex = 0;
+  std::size_t putIndex = 0;
+  std::size_t count = 0;
+  mutable Mutex lock;
+  CondVar notEmpty;
 };
 
 }  // namespace poolscope::java

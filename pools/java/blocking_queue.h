@@ -44,6 +44,9 @@ class Cancellable {
 struct Runnable : Job {
   int priority = 0;
   std::shared_ptr<const Cancellable> future;  // null for a plain execute()
+  // C++: on a null first task (ThreadPoolExecutor::null), why addWorker
+  // starts a thread with nothing to run, for the trace.
+  Label why = kNoLabel;
 };
 
 // now + timeout, saturating (a keepAliveTime may be "forever").

@@ -91,8 +91,8 @@ class FutureTask final : public Cancellable {
   // protected done() hook, called once the task is done, however
   // (ExecutorCompletionService's QueueingFuture overrides it; invoke_any uses it).
   FutureTask(Callable callable, Clock& clock, std::move_only_function<void()> done = {})
-      : callable_(std::move(callable)), clock_(clock), done_(std::move(done)) {
-    if (!callable_) throw NullPointerException();
+      : callable(std::move(callable)), clock_(clock), done_(std::move(done)) {
+    if (!this->callable) throw NullPointerException();
   }
 
   // Runs the task unless it was cancelled or has run; keeps its result or
@@ -100,17 +100,17 @@ class FutureTask final : public Cancellable {
   void run() {
     {
       std::lock_guard g(m_);
-      if (state_ != NEW || runner_) return;
-      runner_ = &current_interrupt();
+      if (state != NEW || runner) return;
+      runner = &current_interrupt();
     }
     std::optional<Value> result;
     std::exception_ptr ex;
     try {
       if constexpr (std::is_void_v<V>) {
-        callable_();
+        callable();
         result.emplace();
       } else {
-        result.emplace(callable_());
+        result.emplace(callable());
       }
     } catch (...) {
       ex = std::current_exception();
@@ -123,7 +123,7 @@ class FutureTask final : public Cancellable {
       set(std::move(*result));
     // runner must be non-null until state is settled, to prevent concurrent
     // calls to run().
-    runner_ = nullptr;
+    runner = nullptr;
     // A cancel(true) that raced with the end of the task has, under our
     // lock, already interrupted this thread and reached INTERRUPTED: Java's
     // handlePossibleCancellationInterrupt has nothing to wait for.
@@ -131,11 +131,11 @@ class FutureTask final : public Cancellable {
 
   bool cancel(bool mayInterruptIfRunning) {
     std::lock_guard g(m_);
-    if (state_ != NEW) return false;
-    state_ = mayInterruptIfRunning ? INTERRUPTING : CANCELLED;
+    if (state != NEW) return false;
+    state = mayInterruptIfRunning ? INTERRUPTING : CANCELLED;
     if (mayInterruptIfRunning) {
-      if (runner_) runner_->set();
-      state_ = INTERRUPTED;
+      if (runner) runner->set();
+      state = INTERRUPTED;
     }
     finishCompletion();
     return true;
@@ -143,11 +143,11 @@ class FutureTask final : public Cancellable {
 
   bool is_cancelled() const override {
     std::lock_guard g(m_);
-    return state_ >= CANCELLED;
+    return state >= CANCELLED;
   }
   bool is_done() const {
     std::lock_guard g(m_);
-    return state_ != NEW;
+    return state != NEW;
   }
 
   // Waits for the outcome: the result, or ExecutionException (the task
@@ -166,23 +166,23 @@ class FutureTask final : public Cancellable {
 
   // With m_ held.
   void set(Value v) {
-    if (state_ != NEW) return;
-    state_ = COMPLETING;
-    outcome_.emplace(std::move(v));
-    state_ = NORMAL;
+    if (state != NEW) return;
+    state = COMPLETING;
+    outcome.emplace(std::move(v));
+    state = NORMAL;
     finishCompletion();
   }
   void setException(std::exception_ptr t) {
-    if (state_ != NEW) return;
-    state_ = COMPLETING;
+    if (state != NEW) return;
+    state = COMPLETING;
     exception_ = std::move(t);
-    state_ = EXCEPTIONAL;
+    state = EXCEPTIONAL;
     finishCompletion();
   }
   // Unparks every waiting thread, then calls done().
   void finishCompletion() {
-    for (InterruptFlag* q : waiters_) q->unpark();
-    waiters_.clear();
+    for (InterruptFlag* q : waiters) q->unpark();
+    waiters.clear();
     if (done_) done_();
   }
 
@@ -191,9 +191,9 @@ class FutureTask final : public Cancellable {
     InterruptFlag& self = current_interrupt();
     std::unique_lock g(m_);
     for (;;) {
-      if (state_ > COMPLETING) {
+      if (state > COMPLETING) {
         removeWaiter(self);
-        return state_;
+        return state;
       }
       if (self.test_and_clear()) {
         removeWaiter(self);
@@ -203,13 +203,13 @@ class FutureTask final : public Cancellable {
         removeWaiter(self);
         throw TimeoutException();  // Java returns the state; get() then throws
       }
-      if (std::find(waiters_.begin(), waiters_.end(), &self) == waiters_.end()) waiters_.push_back(&self);
+      if (std::find(waiters.begin(), waiters.end(), &self) == waiters.end()) waiters.push_back(&self);
       g.unlock();
       self.park_until(clock_, deadline);
       g.lock();
     }
   }
-  void removeWaiter(InterruptFlag& self) { std::erase(waiters_, &self); }
+  void removeWaiter(InterruptFlag& self) { std::erase(waiters, &self); }
 
   V report(State s) {
     std::lock_guard g(m_);
@@ -217,21 +217,21 @@ class FutureTask final : public Cancellable {
       if constexpr (std::is_void_v<V>)
         return;
       else
-        return *outcome_;
+        return *outcome;
     }
     if (s >= CANCELLED) throw CancellationException();
     throw ExecutionException(exception_);
   }
 
-  Callable callable_;
+  Callable callable;
   Clock& clock_;
   std::move_only_function<void()> done_;
   mutable Mutex m_;
-  State state_ = NEW;                    // guarded by m_, as are the rest
-  std::optional<Value> outcome_;         // NORMAL's result
-  std::exception_ptr exception_;         // EXCEPTIONAL's cause
-  InterruptFlag* runner_ = nullptr;      // the thread running the task
-  std::vector<InterruptFlag*> waiters_;  // threads parked in get()
+  State state = NEW;                    // guarded by m_, as are the rest
+  std::optional<Value> outcome;         // NORMAL's result
+  std::exception_ptr exception_;        // EXCEPTIONAL's cause
+  InterruptFlag* runner = nullptr;      // the thread running the task
+  std::vector<InterruptFlag*> waiters;  // threads parked in get()
 };
 
 // Java's Future<V>, as submit() returns it.

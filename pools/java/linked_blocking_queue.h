@@ -38,17 +38,17 @@ class LinkedBlockingQueue final : public BlockingQueue {
     Runnable item;
     std::unique_ptr<Node> next;
   };
-  Runnable dequeue();     // with takeLock_ held and count_ > 0
-  Runnable takeFirst();   // with takeLock_ held and count_ > 0: dequeue, then signal the next taker
+  Runnable dequeue();     // with takeLock held and count > 0
+  Runnable takeFirst();   // with takeLock held and count > 0: dequeue, then signal the next taker
   void signalNotEmpty();  // from a putter: wake a taker
 
-  const int capacity_;
-  std::atomic<int> count_{0};
-  std::unique_ptr<Node> head_;  // the dummy; head_->next is the first task
-  Node* last_;                  // the last node (the dummy when empty)
-  mutable Mutex takeLock_;
-  CondVar notEmpty_;
-  mutable Mutex putLock_;
+  const int capacity;
+  std::atomic<int> count{0};
+  std::unique_ptr<Node> head;  // the dummy; head->next is the first task
+  Node* last;                  // the last node (the dummy when empty)
+  mutable Mutex takeLock;
+  CondVar notEmpty;
+  mutable Mutex putLock;
 };
 
 }  // namespace poolscope::java

@@ -28,11 +28,11 @@ class PriorityBlockingQueue final : public BlockingQueue {
   void wake_takers() override;
 
  private:
-  Runnable dequeue();  // with lock_ held and the heap not empty
+  Runnable dequeue();  // with lock held and the heap not empty
 
-  std::vector<Runnable> queue_;  // a max-heap on priority
-  mutable Mutex lock_;
-  CondVar notEmpty_;
+  std::vector<Runnable> queue;  // a max-heap on priority
+  mutable Mutex lock;
+  CondVar notEmpty;
 };
 
 }  // namespace poolscope::java

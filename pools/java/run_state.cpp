@@ -27,9 +27,9 @@ Label state_label(int rs) {
 // if it is already there or beyond.
 void ThreadPoolExecutor::advanceRunState(int targetState) {
   for (;;) {
-    int c = ctl_.load();
+    int c = ctl.load();
     if (runStateAtLeast(c, targetState)) return;
-    if (ctl_.compare_exchange_strong(c, ctlOf(targetState, workerCountOf(c)))) break;
+    if (ctl.compare_exchange_strong(c, ctlOf(targetState, workerCountOf(c)))) break;
   }
   trace_.state(state_label(targetState));
 }
@@ -41,20 +41,20 @@ void ThreadPoolExecutor::advanceRunState(int targetState) {
 // tasks removed from the queue during shutdown.
 void ThreadPoolExecutor::tryTerminate() {
   for (;;) {
-    int c = ctl_.load();
-    if (isRunning(c) || runStateAtLeast(c, TIDYING) || (runStateLessThan(c, STOP) && !workQueue_->is_empty())) return;
+    int c = ctl.load();
+    if (isRunning(c) || runStateAtLeast(c, TIDYING) || (runStateLessThan(c, STOP) && !workQueue->is_empty())) return;
     if (workerCountOf(c) != 0) {   // eligible to terminate
       interruptIdleWorkers(true);  // ONLY_ONE
       return;
     }
 
-    std::lock_guard lock(mainLock_);
-    if (ctl_.compare_exchange_strong(c, ctlOf(TIDYING, 0))) {
+    std::lock_guard lock(mainLock);
+    if (ctl.compare_exchange_strong(c, ctlOf(TIDYING, 0))) {
       trace_.state(kTidying);
       Finally done([&] {
-        ctl_.store(ctlOf(TERMINATED, 0));
+        ctl.store(ctlOf(TERMINATED, 0));
         trace_.state(kTerminated);
-        termination_.notify_all();
+        termination.notify_all();
       });
       terminated();
       return;
@@ -65,15 +65,15 @@ void ThreadPoolExecutor::tryTerminate() {
 
 // Interrupts every started worker, busy ones included (shutdownNow).
 void ThreadPoolExecutor::interruptWorkers() {
-  for (Worker* w : workers_) w->interruptIfStarted();
+  for (Worker* w : workers) w->interruptIfStarted();
 }
 
 // Interrupts the workers that may be waiting for a task (those whose lock
 // is free), so that they re-check the state or settings. With `onlyOne`, at
 // most one (tryTerminate's way of passing the shutdown on).
 void ThreadPoolExecutor::interruptIdleWorkers(bool onlyOne) {
-  std::lock_guard lock(mainLock_);
-  for (Worker* w : workers_) {
+  std::lock_guard lock(mainLock);
+  for (Worker* w : workers) {
     if (!w->isInterrupted() && w->tryLock()) {
       w->interrupt();
       w->unlock();
@@ -84,7 +84,7 @@ void ThreadPoolExecutor::interruptIdleWorkers(bool onlyOne) {
 
 void ThreadPoolExecutor::shutdown() {
   {
-    std::lock_guard lock(mainLock_);
+    std::lock_guard lock(mainLock);
     // checkShutdownAccess(): Java's SecurityManager check; nothing to check here.
     advanceRunState(SHUTDOWN);
     interruptIdleWorkers();
@@ -96,7 +96,7 @@ void ThreadPoolExecutor::shutdown() {
 std::vector<Runnable> ThreadPoolExecutor::shutdown_now() {
   std::vector<Runnable> tasks;
   {
-    std::lock_guard lock(mainLock_);
+    std::lock_guard lock(mainLock);
     advanceRunState(STOP);
     interruptWorkers();
     tasks = drainQueue();
@@ -110,13 +110,13 @@ std::vector<Runnable> ThreadPoolExecutor::shutdown_now() {
 // C++: Java falls back to removing tasks one by one for queues whose
 // drainTo may leave some behind (a DelayQueue); these queues leave none.
 std::vector<Runnable> ThreadPoolExecutor::drainQueue() {
-  std::vector<Runnable> taskList = workQueue_->drain_to();
+  std::vector<Runnable> taskList = workQueue->drain_to();
   for (const Runnable& r : taskList) trace_.dropped(r.id, kShutdownNow);
   return taskList;
 }
 
 bool ThreadPoolExecutor::remove(TaskId task) {
-  Runnable removed = workQueue_->remove(task);
+  Runnable removed = workQueue->remove(task);
   if (removed) trace_.dropped(removed.id, kRemoved);
   tryTerminate();  // in case SHUTDOWN and now empty
   return static_cast<bool>(removed);
@@ -126,37 +126,37 @@ bool ThreadPoolExecutor::remove(TaskId task) {
 // (each traced as dropped), so that they no longer hold queue space.
 void ThreadPoolExecutor::purge() {
   std::vector<TaskId> cancelled;
-  workQueue_->for_each([&](const Runnable& r) {
+  workQueue->for_each([&](const Runnable& r) {
     if (r.future && r.future->is_cancelled()) cancelled.push_back(r.id);
   });
   for (TaskId id : cancelled)
-    if (Runnable r = workQueue_->remove(id)) trace_.dropped(r.id, kPurged);
+    if (Runnable r = workQueue->remove(id)) trace_.dropped(r.id, kPurged);
   tryTerminate();  // In case SHUTDOWN and now empty
 }
 
-bool ThreadPoolExecutor::is_shutdown() const { return runStateAtLeast(ctl_.load(), SHUTDOWN); }
+bool ThreadPoolExecutor::is_shutdown() const { return runStateAtLeast(ctl.load(), SHUTDOWN); }
 
 bool ThreadPoolExecutor::is_terminating() const {
-  int c = ctl_.load();
+  int c = ctl.load();
   return runStateAtLeast(c, SHUTDOWN) && runStateLessThan(c, TERMINATED);
 }
 
-bool ThreadPoolExecutor::is_terminated() const { return runStateAtLeast(ctl_.load(), TERMINATED); }
+bool ThreadPoolExecutor::is_terminated() const { return runStateAtLeast(ctl.load(), TERMINATED); }
 
 bool ThreadPoolExecutor::await_termination(Nanos timeout) {
   Clock& clock = trace_.clock();
   Time deadline = deadline_after(clock.now(), std::max(timeout, Nanos(0)));
-  std::unique_lock lock(mainLock_);
-  while (runStateLessThan(ctl_.load(), TERMINATED)) {
+  std::unique_lock lock(mainLock);
+  while (runStateLessThan(ctl.load(), TERMINATED)) {
     if (clock.now() >= deadline) return false;
-    termination_.wait_until(lock, clock, deadline);
+    termination.wait_until(lock, clock, deadline);
   }
   return true;
 }
 
 void ThreadPoolExecutor::await_termination() {
-  std::unique_lock lock(mainLock_);
-  termination_.wait(lock, [&] { return runStateAtLeast(ctl_.load(), TERMINATED); });
+  std::unique_lock lock(mainLock);
+  termination.wait(lock, [&] { return runStateAtLeast(ctl.load(), TERMINATED); });
 }
 
 void ThreadPoolExecutor::close() {

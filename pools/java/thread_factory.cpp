@@ -6,10 +6,10 @@ namespace {
 std::atomic<int> poolNumber{1};
 }  // namespace
 
-DefaultThreadFactory::DefaultThreadFactory() : namePrefix_("pool-" + std::to_string(poolNumber++) + "-thread-") {}
+DefaultThreadFactory::DefaultThreadFactory() : namePrefix("pool-" + std::to_string(poolNumber++) + "-thread-") {}
 
 std::optional<UnstartedThread> DefaultThreadFactory::newThread(std::move_only_function<void()> r) {
-  return UnstartedThread{namePrefix_ + std::to_string(threadNumber_++), std::move(r)};
+  return UnstartedThread{namePrefix + std::to_string(threadNumber++), std::move(r)};
 }
 
 }  // namespace poolscope::java

@@ -34,8 +34,8 @@ class DefaultThreadFactory final : public ThreadFactory {
   std::optional<UnstartedThread> newThread(std::move_only_function<void()> r) override;
 
  private:
-  std::string namePrefix_;
-  std::atomic<int> threadNumber_{1};
+  std::string namePrefix;
+  std::atomic<int> threadNumber{1};
 };
 
 }  // namespace poolscope::java

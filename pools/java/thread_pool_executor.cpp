@@ -30,16 +30,16 @@ ThreadPoolExecutor::ThreadPoolExecutor(int corePoolSize, int maximumPoolSize, Na
                                        std::shared_ptr<ThreadFactory> threadFactory,
                                        std::shared_ptr<RejectedExecutionHandler> handler, const TraceTarget& target)
     : trace_(target, "java"),
-      workQueue_(std::move(workQueue)),
-      threadFactory_(std::move(threadFactory)),
-      handler_(std::move(handler)),
-      keepAliveTime_(keepAliveTime.count()),
-      corePoolSize_(corePoolSize),
-      maximumPoolSize_(maximumPoolSize) {
+      workQueue(std::move(workQueue)),
+      threadFactory(std::move(threadFactory)),
+      handler(std::move(handler)),
+      keepAliveTime(keepAliveTime.count()),
+      corePoolSize(corePoolSize),
+      maximumPoolSize(maximumPoolSize) {
   if (corePoolSize < 0 || maximumPoolSize <= 0 || maximumPoolSize < corePoolSize || keepAliveTime < Nanos(0))
     throw IllegalArgumentException();
-  if (!workQueue_ || !threadFactory_.load() || !handler_.load()) throw NullPointerException();
-  workQueue_->bind(trace_);
+  if (!this->workQueue || !this->threadFactory.load() || !this->handler.load()) throw NullPointerException();
+  this->workQueue->bind(trace_);
 }
 
 ThreadPoolExecutor::~ThreadPoolExecutor() { close(); }
@@ -62,29 +62,29 @@ SubmitResult ThreadPoolExecutor::execute(Runnable command) {
   //    the task back and reject it; if no thread is left, start one.
   // 3. The queue refused it: start a non-core thread; failing that, the pool
   //    is shut down or saturated, so reject the task.
-  int c = ctl_.load();
-  if (workerCountOf(c) < corePoolSize_) {
-    if (addWorker(&command, true, kCoreWorker)) return SubmitResult::accept();
-    c = ctl_.load();
+  int c = ctl.load();
+  if (workerCountOf(c) < corePoolSize) {
+    if (addWorker(command, true)) return SubmitResult::accept();
+    c = ctl.load();
   }
-  if (isRunning(c) && workQueue_->offer(command)) {
-    int recheck = ctl_.load();
+  if (isRunning(c) && workQueue->offer(command)) {
+    int recheck = ctl.load();
     if (!isRunning(recheck) && remove(command))
       return reject(command);
     else if (workerCountOf(recheck) == 0)
-      addWorker(nullptr, false, kNoWorkerRecheck);
+      addWorker(null(kNoWorkerRecheck), false);
     return SubmitResult::accept();
   }
-  if (!addWorker(&command, false, kQueueFullGrow)) return reject(command);
+  if (!addWorker(command, false)) return reject(command);
   return SubmitResult::accept();
 }
 
 SubmitResult ThreadPoolExecutor::reject(Runnable& command) {
-  return handler_.load()->rejected_execution(command, *this);
+  return handler.load()->rejected_execution(command, *this);
 }
 
 bool ThreadPoolExecutor::remove(Runnable& command) {
-  command = workQueue_->remove(command.id);
+  command = workQueue->remove(command.id);
   tryTerminate();  // in case SHUTDOWN and now empty
   if (!command) return false;
   trace_.handoff(command.id, 0, kRecheckRemoved, true);  // back to the caller, to be rejected
@@ -93,22 +93,24 @@ bool ThreadPoolExecutor::remove(Runnable& command) {
 
 // Checks whether a worker may be added under the current run state and
 // bound (core or maximum); if so, counts it, creates and starts it with
-// `firstTask` (nullptr: Java's null) as its first task. False if the pool is
+// `firstTask` (empty: Java's null) as its first task. False if the pool is
 // stopped or shutting down with nothing queued, if the bound is reached, or
 // if the thread factory gave no thread. The task moves into the worker only
 // on success.
-bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
+bool ThreadPoolExecutor::addWorker(Runnable& firstTask, bool core) {
+  // C++: the rule the trace names for the new worker.
+  const Label why = firstTask ? (core ? kCoreWorker : kQueueFullGrow) : firstTask.why;
   // Java's labelled loops: `continue retry` re-reads the run state,
   // `break retry` leaves with the count incremented.
   bool counted = [&] {
-    for (int c = ctl_.load();;) {  // retry:
+    for (int c = ctl.load();;) {  // retry:
       // Check if queue empty only if necessary.
-      if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || firstTask || workQueue_->is_empty()))
+      if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || firstTask || workQueue->is_empty()))
         return false;
       for (;;) {
-        if (workerCountOf(c) >= ((core ? corePoolSize_ : maximumPoolSize_) & COUNT_MASK)) return false;
+        if (workerCountOf(c) >= ((core ? corePoolSize : maximumPoolSize) & COUNT_MASK)) return false;
         if (compareAndIncrementWorkerCount(c)) return true;  // break retry
-        c = ctl_.load();                                     // re-read ctl
+        c = ctl.load();                                      // re-read ctl
         if (runStateAtLeast(c, SHUTDOWN)) break;             // continue retry
         // else the CAS failed because the count changed: retry the inner loop
       }
@@ -130,16 +132,16 @@ bool ThreadPoolExecutor::addWorker(Runnable* firstTask, bool core, Label why) {
   if (w->thread && !launch(made)) w->thread.reset();  // C++: the OS refused: as if the factory had
   if (w->thread) {
     {
-      std::lock_guard lock(mainLock_);
+      std::lock_guard lock(mainLock);
       // Recheck while holding the lock: back out if shut down meanwhile.
-      int c = ctl_.load();
+      int c = ctl.load();
       if (isRunning(c) || (runStateLessThan(c, STOP) && !firstTask)) {
-        workers_.insert(w);
+        workers.insert(w);
         workerAdded = true;
-        largestPoolSize_ = std::max(largestPoolSize_, static_cast<int>(workers_.size()));
+        largestPoolSize = std::max(largestPoolSize, static_cast<int>(workers.size()));
         trace_.spawned(w->id, why);
         if (firstTask) {
-          w->firstTask = std::move(*firstTask);
+          w->firstTask = std::move(firstTask);
           trace_.handoff(w->firstTask.id, w->id, kFirstTask);
         }
       }
@@ -169,9 +171,9 @@ bool ThreadPoolExecutor::launch(std::shared_ptr<Worker> w) {
 // Rolls back the worker's creation: out of `workers`, the count back down,
 // and a termination check in case this worker was holding it up.
 void ThreadPoolExecutor::addWorkerFailed(Worker* w) {
-  std::lock_guard lock(mainLock_);
+  std::lock_guard lock(mainLock);
   if (w) {
-    workers_.erase(w);
+    workers.erase(w);
     if (w->thread) w->abandon();  // C++: end the thread that never ran the worker
   }
   decrementWorkerCount();
@@ -193,7 +195,7 @@ void ThreadPoolExecutor::runWorker(Worker& w) {
       // If the pool is stopping, make sure the thread is interrupted; if not,
       // make sure it is not (re-checking STOP: shutdownNow may race with the
       // clearing).
-      if ((runStateAtLeast(ctl_.load(), STOP) || (w.interrupted() && runStateAtLeast(ctl_.load(), STOP))) &&
+      if ((runStateAtLeast(ctl.load(), STOP) || (w.interrupted() && runStateAtLeast(ctl.load(), STOP))) &&
           !w.isInterrupted())
         w.interrupt();
       Finally done([&] {
@@ -251,10 +253,10 @@ Runnable ThreadPoolExecutor::getTask(Worker& w) {
   IdleWait idle;          // C++: for the trace
 
   for (;;) {
-    int c = ctl_.load();
+    int c = ctl.load();
 
     // Check if queue empty only if necessary.
-    if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || workQueue_->is_empty())) {
+    if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || workQueue->is_empty())) {
       decrementWorkerCount();
       return workerExits(w, runStateAtLeast(c, STOP) ? kStopped : kShutdownDrained);
     }
@@ -262,16 +264,16 @@ Runnable ThreadPoolExecutor::getTask(Worker& w) {
     int wc = workerCountOf(c);
 
     // Are workers subject to culling?
-    bool timed = allowCoreThreadTimeOut_ || wc > corePoolSize_;
+    bool timed = allowCoreThreadTimeOut || wc > corePoolSize;
 
-    if ((wc > maximumPoolSize_ || (timed && timedOut)) && (wc > 1 || workQueue_->is_empty())) {
+    if ((wc > maximumPoolSize || (timed && timedOut)) && (wc > 1 || workQueue->is_empty())) {
       if (compareAndDecrementWorkerCount(c)) return workerCulled(w, wc, idle);
       continue;
     }
 
     try {
       Time deadline = idle.begin(*this, w, timed);  // C++: traced idle; the deadline from before that event
-      Runnable r = timed ? workQueue_->poll(deadline, w.interruptStatus) : workQueue_->take(w.interruptStatus);
+      Runnable r = timed ? workQueue->poll(deadline, w.interruptStatus) : workQueue->take(w.interruptStatus);
       if (r) return tookTask(w, std::move(r), timed ? kPoll : kTake);
       timedOut = true;
     } catch (const InterruptedException&) {
@@ -289,7 +291,7 @@ Runnable ThreadPoolExecutor::workerExits(Worker& w, Label why) {
 // getTask returns null because the worker is culled (the count already
 // decremented); `wc` is the count it saw, which says why.
 Runnable ThreadPoolExecutor::workerCulled(Worker& w, int wc, const IdleWait& idle) {
-  Label why = wc > maximumPoolSize_ ? kOverMaximum : wc > corePoolSize_ ? kKeepAlive : kCoreTimeOut;
+  Label why = wc > maximumPoolSize ? kOverMaximum : wc > corePoolSize ? kKeepAlive : kCoreTimeOut;
   w.exitRule = why;
   trace_.reaped(w.id, why, idle.since < Time(0) ? Nanos(0) : trace_.clock().now() - idle.since);
   return {};
@@ -297,7 +299,7 @@ Runnable ThreadPoolExecutor::workerCulled(Worker& w, int wc, const IdleWait& idl
 
 // getTask hands the worker a task from the queue.
 Runnable ThreadPoolExecutor::tookTask(Worker& w, Runnable r, Label how) {
-  trace_.handoff(r.id, w.id, how, workQueue_->holds_tasks());
+  trace_.handoff(r.id, w.id, how, workQueue->holds_tasks());
   return r;
 }
 
@@ -309,22 +311,22 @@ void ThreadPoolExecutor::processWorkerExit(Worker& w, bool completedAbruptly) {
   if (completedAbruptly) decrementWorkerCount();  // if abrupt, getTask did not adjust the count
 
   {
-    std::lock_guard lock(mainLock_);
-    completedTaskCount_ += w.completedTasks.load();
-    workers_.erase(&w);
+    std::lock_guard lock(mainLock);
+    completedTaskCount += w.completedTasks.load();
+    workers.erase(&w);
     trace_.exited(w.id, completedAbruptly ? kTaskThrew : w.exitRule);
   }
 
   tryTerminate();
 
-  int c = ctl_.load();
+  int c = ctl.load();
   if (runStateLessThan(c, STOP)) {
     if (!completedAbruptly) {
-      int min = allowCoreThreadTimeOut_ ? 0 : corePoolSize_.load();
-      if (min == 0 && !workQueue_->is_empty()) min = 1;
+      int min = allowCoreThreadTimeOut ? 0 : corePoolSize.load();
+      if (min == 0 && !workQueue->is_empty()) min = 1;
       if (workerCountOf(c) >= min) return;  // replacement not needed
     }
-    addWorker(nullptr, false, completedAbruptly ? kReplaceAfterThrow : kReplaceBelowMin);
+    addWorker(null(completedAbruptly ? kReplaceAfterThrow : kReplaceBelowMin), false);
   }
 }
 

@@ -161,21 +161,21 @@ class ThreadPoolExecutor {
 
   // Settings. The setters throw IllegalArgumentException as Java's do.
   void set_core_pool_size(int corePoolSize);
-  int get_core_pool_size() const { return corePoolSize_.load(); }
+  int get_core_pool_size() const { return corePoolSize.load(); }
   bool prestart_core_thread();
   int prestart_all_core_threads();
-  bool allows_core_thread_time_out() const { return allowCoreThreadTimeOut_.load(); }
+  bool allows_core_thread_time_out() const { return allowCoreThreadTimeOut.load(); }
   void allow_core_thread_time_out(bool value);
   void set_maximum_pool_size(int maximumPoolSize);
-  int get_maximum_pool_size() const { return maximumPoolSize_.load(); }
+  int get_maximum_pool_size() const { return maximumPoolSize.load(); }
   void set_keep_alive_time(Nanos time);
-  Nanos get_keep_alive_time() const { return Nanos(keepAliveTime_.load()); }
+  Nanos get_keep_alive_time() const { return Nanos(keepAliveTime.load()); }
   void set_thread_factory(std::shared_ptr<ThreadFactory> threadFactory);
-  std::shared_ptr<ThreadFactory> get_thread_factory() const { return threadFactory_.load(); }
+  std::shared_ptr<ThreadFactory> get_thread_factory() const { return threadFactory.load(); }
   void set_rejected_execution_handler(std::shared_ptr<RejectedExecutionHandler> handler);
-  std::shared_ptr<RejectedExecutionHandler> get_rejected_execution_handler() const { return handler_.load(); }
-  BlockingQueue& get_queue() { return *workQueue_; }
-  const BlockingQueue& get_queue() const { return *workQueue_; }
+  std::shared_ptr<RejectedExecutionHandler> get_rejected_execution_handler() const { return handler.load(); }
+  BlockingQueue& get_queue() { return *workQueue; }
+  const BlockingQueue& get_queue() const { return *workQueue; }
 
   // Statistics.
   int get_pool_size() const;
@@ -202,9 +202,9 @@ class ThreadPoolExecutor {
   class Worker;  // worker.h
 
   // ctl's atomic steps
-  bool compareAndIncrementWorkerCount(int expect) { return ctl_.compare_exchange_strong(expect, expect + 1); }
-  bool compareAndDecrementWorkerCount(int expect) { return ctl_.compare_exchange_strong(expect, expect - 1); }
-  void decrementWorkerCount() { ctl_.fetch_sub(1); }
+  bool compareAndIncrementWorkerCount(int expect) { return ctl.compare_exchange_strong(expect, expect + 1); }
+  bool compareAndDecrementWorkerCount(int expect) { return ctl.compare_exchange_strong(expect, expect - 1); }
+  void decrementWorkerCount() { ctl.fetch_sub(1); }
 
   void advanceRunState(int targetState);
   void tryTerminate();
@@ -214,8 +214,17 @@ class ThreadPoolExecutor {
   std::vector<Runnable> drainQueue();
   bool remove(Runnable& command);  // execute's recheck: takes the task back out of the queue
 
-  // C++: `why` is the rule the trace names for the new worker.
-  bool addWorker(Runnable* firstTask, bool core, Label why);
+  // `firstTask` is moved from only if a worker is added; an empty Runnable
+  // is Java's null (see null()).
+  bool addWorker(Runnable& firstTask, bool core);
+  bool addWorker(Runnable&& firstTask, bool core) { return addWorker(firstTask, core); }
+  // C++: Java's `null` as addWorker's first task, carrying for the trace why
+  // a thread starts with nothing to run (a real first task says it by `core`).
+  static Runnable null(Label why) {
+    Runnable r;
+    r.why = why;
+    return r;
+  }
   void addWorkerFailed(Worker* w);
   bool launch(std::shared_ptr<Worker> w);  // C++: starts w's thread in threads_
   void processWorkerExit(Worker& w, bool completedAbruptly);
@@ -232,29 +241,29 @@ class ThreadPoolExecutor {
   V doInvokeAny(std::vector<std::move_only_function<V()>>& tasks, bool timed, Nanos timeout);
 
   PoolTrace trace_;
-  std::atomic<int> ctl_{ctlOf(RUNNING, 0)};
-  const std::unique_ptr<BlockingQueue> workQueue_;
+  std::atomic<int> ctl{ctlOf(RUNNING, 0)};
+  const std::unique_ptr<BlockingQueue> workQueue;
   // Java's ReentrantLock: shutdown() holds it while interruptIdleWorkers()
   // takes it again.
-  mutable RecursiveMutex mainLock_;
+  mutable RecursiveMutex mainLock;
   // C++: in worker-id order, where Java's HashSet goes by identity hash: the
   // same run visits its workers in the same order (interruptIdleWorkers(true)
   // interrupts the first), which a simulation needs to be repeatable.
   struct ById {
     bool operator()(const Worker* a, const Worker* b) const;
   };
-  std::set<Worker*, ById> workers_;      // guarded by mainLock_
-  CondVar termination_;                  // on mainLock_
-  int largestPoolSize_ = 0;              // guarded by mainLock_
-  std::int64_t completedTaskCount_ = 0;  // guarded by mainLock_
+  std::set<Worker*, ById> workers;      // guarded by mainLock
+  CondVar termination;                  // on mainLock
+  int largestPoolSize = 0;              // guarded by mainLock
+  std::int64_t completedTaskCount = 0;  // guarded by mainLock
 
   // Java's volatile settings.
-  SharedSetting<ThreadFactory> threadFactory_;
-  SharedSetting<RejectedExecutionHandler> handler_;
-  std::atomic<std::int64_t> keepAliveTime_;  // ns
-  std::atomic<bool> allowCoreThreadTimeOut_{false};
-  std::atomic<int> corePoolSize_;
-  std::atomic<int> maximumPoolSize_;
+  SharedSetting<ThreadFactory> threadFactory;
+  SharedSetting<RejectedExecutionHandler> handler;
+  std::atomic<std::int64_t> keepAliveTime;  // ns
+  std::atomic<bool> allowCoreThreadTimeOut{false};
+  std::atomic<int> corePoolSize;
+  std::atomic<int> maximumPoolSize;
 
   // C++: Java's threads are garbage-collected when they end; ours must be
   // joined, so they run in a thread group, the Go designs' own: it joins the

@@ -31,27 +31,27 @@ void ThreadPoolExecutor::Worker::abandon() {
 }
 
 void ThreadPoolExecutor::Worker::lock() {
-  for (int expected = 0; !state_.compare_exchange_weak(expected, 1, std::memory_order_acquire); expected = 0)
-    if (expected != 0) atomic_wait(state_, expected);
+  for (int expected = 0; !state.compare_exchange_weak(expected, 1, std::memory_order_acquire); expected = 0)
+    if (expected != 0) atomic_wait(state, expected);
 }
 
 bool ThreadPoolExecutor::Worker::tryLock() {
   int expected = 0;
-  return state_.compare_exchange_strong(expected, 1, std::memory_order_acquire);
+  return state.compare_exchange_strong(expected, 1, std::memory_order_acquire);
 }
 
 void ThreadPoolExecutor::Worker::unlock() {
-  state_.store(0, std::memory_order_release);
-  atomic_notify_one(state_);
+  state.store(0, std::memory_order_release);
+  atomic_notify_one(state);
 }
 
 void ThreadPoolExecutor::Worker::interrupt() {
   interruptStatus.set();
-  pool_.workQueue_->wake_takers();
+  pool_.workQueue->wake_takers();
 }
 
 void ThreadPoolExecutor::Worker::interruptIfStarted() {
-  if (state_.load() >= 0 && !isInterrupted()) interrupt();
+  if (state.load() >= 0 && !isInterrupted()) interrupt();
 }
 
 }  // namespace poolscope::java

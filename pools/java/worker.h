@@ -29,7 +29,7 @@ class ThreadPoolExecutor::Worker {
   void lock();
   bool tryLock();
   void unlock();
-  bool isLocked() const { return state_.load() != 0; }
+  bool isLocked() const { return state.load() != 0; }
 
   // The worker thread's interrupt status (interrupt.h). interrupt() also
   // wakes the queue's waiters so that this worker notices.
@@ -58,7 +58,7 @@ class ThreadPoolExecutor::Worker {
 
   enum : int { kNew, kStarted, kAbandoned };
   ThreadPoolExecutor& pool_;
-  std::atomic<int> state_{-1};  // the lock
+  std::atomic<int> state{-1};  // the lock
   std::atomic<int> lifecycle_{kNew};
 };
 

@@ -3,8 +3,10 @@
 // reaped"): revertWorker stamps a worker with the coarse clock, the last
 // 500 ms ticktock instant at or before it went idle; a purge tick at T reaps
 // it when the stamp is not after T - ExpiryDuration (refresh's binary search:
-// stale unless expiryTime.Before(lastUsed)). The ticktock grid starts at or
-// before the purge grid, so a stamp exactly one period old is stale.
+// stale unless expiryTime.Before(lastUsed)). On the manual clock both
+// tickers are made at one instant, so a stamp exactly one period old is
+// stale, as on real ants when ticktock's grid comes first (which comes first
+// is a race: tests/ants/ticker_race_test.cpp).
 #include <map>
 #include <vector>
 

@@ -68,11 +68,11 @@ class Pool {
   // C++: waits for every worker thread to end (after close()).
   void join();
 
-  bool is_running() const { return status_.load() == kRunningStatus; }
-  bool is_closed() const { return status_.load() == kClosedStatus; }
-  int running_size() const { return runningSize_.load(); }  // workers alive
-  int max_size() const { return maxSize_; }
-  int core_size() const { return coreSize_; }
+  bool is_running() const { return status.load() == kRunningStatus; }
+  bool is_closed() const { return status.load() == kClosedStatus; }
+  int running_size() const { return runningSize.load(); }  // workers alive
+  int max_size() const { return maxSize; }
+  int core_size() const { return coreSize; }
   // C++: for the Pool adapter's state().
   int idle_size() const;
   int queue_size() const;
@@ -86,32 +86,32 @@ class Pool {
   enum : int { kRunningStatus, kClosedStatus };
   using IsFull = bool (Pool::*)() const;
 
-  bool isCoreFull() const { return runningSize_ >= coreSize_; }
-  bool isMaxFull() const { return runningSize_ >= maxSize_; }
-  void incrRunning(int i) { runningSize_ += i; }
-  void setStatus(int status) { status_ = status; }
+  bool isCoreFull() const { return runningSize >= coreSize; }
+  bool isMaxFull() const { return runningSize >= maxSize; }
+  void incrRunning(int i) { runningSize += i; }
+  void setStatus(int status) { this->status = status; }
   Worker* newWorker(Label why);
   void freeExited();
   bool getWorker(IsFull isFull, Job& task, Label why);
   void addWorker(Worker* w);
   bool enTaskQueue(Job& task);
-  Job deTaskQueue() { return taskQueue_.poll(); }
+  Job deTaskQueue() { return taskQueue.poll(); }
   bool isNeedBlocking() const;
-  std::error_code blockWait(std::unique_lock<Mutex>& lock, Job& task);
+  std::error_code blockWait(std::unique_lock<Mutex>& locked, Job& task);
   std::error_code handleReject(Job& task);
-  void closeLocked(std::vector<Job>& dropped);  // close(), with lock_ held; adds what it drops
+  void closeLocked(std::vector<Job>& dropped);  // close(), with lock held; adds what it drops
   void handlePanic(std::exception_ptr panic);
 
-  const int maxSize_;
-  const int coreSize_;
-  std::atomic<int> runningSize_{0};
-  std::atomic<int> status_{kRunningStatus};
-  mutable Mutex lock_;
-  CondVar cond_;     // blocked submitters wait here for a worker to go idle
-  Workers workers_;  // idle workers
-  TaskQueue taskQueue_;
+  const int maxSize;
+  const int coreSize;
+  std::atomic<int> runningSize{0};
+  std::atomic<int> status{kRunningStatus};
+  mutable Mutex lock;
+  CondVar cond;     // blocked submitters wait here for a worker to go idle
+  Workers workers;  // idle workers
+  TaskQueue taskQueue;
   int blockSize_ = 0;  // C++: submitters waiting in blockWait, against blockMaxNum
-  const Options opts_;
+  const Options opts;
   PoolTrace trace_;
   std::list<Worker> all_;        // C++: owns every Worker (Go's garbage collector did)
   std::vector<Worker*> exited_;  // workers that timed out and ended: newWorker frees them

@@ -29,7 +29,7 @@ void Worker::loop() {
   else
     p.trace_.reaped(id, why, p.trace_.clock().now() - lastUse);
   p.trace_.exited(id, why);
-  std::lock_guard lock(p.lock_);
+  std::lock_guard locked(p.lock);
   p.exited_.push_back(this);  // the last touch: newWorker may now free this Worker
 }
 
@@ -43,30 +43,30 @@ bool Worker::waitTask(Job& t, Label& why) {
   for (;;) {
     bool timed;
     {
-      std::lock_guard lock(p.lock_);
-      timed = p.opts_.allowCoreThreadTimeOut || p.runningSize_ > p.coreSize_;
+      std::lock_guard locked(p.lock);
+      timed = p.opts.allowCoreThreadTimeOut || p.runningSize > p.coreSize;
     }
     if (!timed) {
       t = task.recv();
       return true;
     }
 #ifdef LAB_MUTANT_03_RECHECK_OUTSIDE_LOCK
-    const bool beyondBefore = p.runningSize_ > p.coreSize_;
+    const bool beyondBefore = p.runningSize > p.coreSize;
 #endif
     // Go: select { case t := <-w.task: ...; case <-time.After(keepAliveTime): ... }
-    if (go::select(go::recv(task, t), go::after(clock, lastUse + p.opts_.keepAliveTime)) == 0) return true;
+    if (go::select(go::recv(task, t), go::after(clock, lastUse + p.opts.keepAliveTime)) == 0) return true;
 #ifdef LAB_MUTANT_03_RECHECK_OUTSIDE_LOCK  // "still above core?" read outside the lock, before the wait
     bool beyondCore = beyondBefore;
-    std::lock_guard lock(p.lock_);
+    std::lock_guard locked(p.lock);
 #else
-    std::lock_guard lock(p.lock_);
-    bool beyondCore = p.runningSize_ > p.coreSize_;
+    std::lock_guard locked(p.lock);
+    bool beyondCore = p.runningSize > p.coreSize;
 #endif
-    if (!(beyondCore || p.opts_.allowCoreThreadTimeOut)) continue;  // now a core worker: wait untimed
-#ifdef LAB_MUTANT_03_LOST_HANDOFF                                   // exits although a submitter just handed it a task
-    p.workers_.remove(this);
+    if (!(beyondCore || p.opts.allowCoreThreadTimeOut)) continue;  // now a core worker: wait untimed
+#ifdef LAB_MUTANT_03_LOST_HANDOFF                                  // exits although a submitter just handed it a task
+    p.workers.remove(this);
 #else
-    if (!p.workers_.remove(this)) continue;  // a task was sent: take it
+    if (!p.workers.remove(this)) continue;  // a task was sent: take it
 #endif
     p.incrRunning(-1);
 #ifdef LAB_MUTANT_03_DOUBLE_COUNT  // the exiting worker is counted out twice
@@ -82,7 +82,7 @@ bool Worker::waitTask(Job& t, Label& why) {
 // empty" and "this worker is idle" (the task would wait for a worker that
 // never comes; the seed's separate locks leave that gap open).
 Job Worker::getTask() {
-  std::lock_guard lock(p.lock_);
+  std::lock_guard locked(p.lock);
   if (Job t = p.deTaskQueue()) {
     p.trace_.handoff(t.id, id, kTaskQueue, true);
     return t;
