@@ -2,8 +2,8 @@
 // on virtual time, so that a seed and the settings decide everything.
 //
 // A World is the core's Scheduler (pools/core/scheduler.h): while it runs,
-// it is the scheduler of the one OS thread that called run(), and every
-// poolscope::Thread started inside it is a fiber on that OS thread. The
+// it schedules the one OS thread that called run(), and every Thread
+// (poolscope::Thread) started inside it is a fiber on that OS thread. The
 // threads switch only at scheduling points, which are poolscope's own
 // primitives, each asking the Scheduler: Mutex::lock, CondVar's waits
 // and notifies, Thread start and join, go::Parker, this_thread::yield,
