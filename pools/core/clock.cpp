@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "pools/core/sim/world.h"
-
 namespace poolscope {
 
 void Clock::sleep_until(Time deadline) {
@@ -33,9 +31,9 @@ std::cv_status SteadyClock::wait_until(CondVar& cv, LockRef lock, Time deadline)
 }
 
 Clock& default_clock() {
-  // Inside a simulation, real time would make the run depend on the machine.
-  if (sim::World* w = sim::active()) [[unlikely]]
-    return w->clock();
+  // Under a Scheduler (a simulation), real time would make the run depend on the machine.
+  if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
+    return s->clock();
   static SteadyClock clock;
   return clock;
 }

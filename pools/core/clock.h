@@ -15,7 +15,7 @@
 #include <mutex>
 #include <optional>
 
-#include "pools/core/sim/wait_list.h"
+#include "pools/core/scheduler.h"
 #include "pools/core/sync.h"
 #include "pools/core/time_pieces.h"
 
@@ -46,15 +46,15 @@ class LockRef {
 
 // A condition variable whose timed waits follow a poolscope Clock. Untimed
 // waits and notifications behave like std::condition_variable_any (it works
-// with any lock, e.g. ants' spin lock). Inside a simulation (sim/world.h)
-// every wait and notify is the World's, and a timed wait's deadline is on the
-// World's virtual time whichever clock is passed.
+// with any lock, e.g. ants' spin lock). Under a Scheduler (scheduler.h; a
+// simulation's World) every wait and notify is the Scheduler's, and a timed
+// wait's deadline is on the Scheduler's time whichever clock is passed.
 class CondVar {
  public:
   template <class Lock>
   void wait(Lock& lock) {
-    if (sim::active()) [[unlikely]] {
-      sim_wait(LockRef(lock), std::nullopt);
+    if (Scheduler* s = this_thread::scheduler()) [[unlikely]] {
+      scheduled_wait(*s, LockRef(lock), std::nullopt);
       return;
     }
     cv_.wait(lock);
@@ -72,13 +72,13 @@ class CondVar {
   bool wait_until(Lock& lock, Clock& clock, Time deadline, Pred pred);
 
   void notify_one() noexcept {
-    if (sim::active()) [[unlikely]]
-      return sim_notify(false);
+    if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
+      return scheduled_notify(*s, false);
     cv_.notify_one();
   }
   void notify_all() noexcept {
-    if (sim::active()) [[unlikely]]
-      return sim_notify(true);
+    if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
+      return scheduled_notify(*s, true);
     cv_.notify_all();
   }
 
@@ -86,13 +86,13 @@ class CondVar {
   friend class SteadyClock;
   friend class ManualClock;
   friend class AdjustableClock;
-  std::cv_status sim_wait(LockRef lock, std::optional<Time> deadline);
-  // `deadline` on `clock` as the World's virtual time (a clock may count
-  // from its own origin, as each segment of a sequential run does).
-  static Time sim_deadline(Clock& clock, Time deadline);
-  void sim_notify(bool all) noexcept;
+  std::cv_status scheduled_wait(Scheduler& s, LockRef lock, std::optional<Time> deadline);
+  // `deadline` on `clock` as the Scheduler's time (a clock may count from
+  // its own origin, as each segment of a sequential run does).
+  static Time scheduled_deadline(Scheduler& s, Clock& clock, Time deadline);
+  void scheduled_notify(Scheduler& s, bool all) noexcept;
   std::condition_variable_any cv_;
-  sim::WaitList sim_waiters_;  // simulated runs only
+  WaitList waiters_;  // under a Scheduler only
 };
 
 class Clock {
@@ -197,8 +197,8 @@ Clock& default_clock();
 
 template <class Lock>
 std::cv_status CondVar::wait_until(Lock& lock, Clock& clock, Time deadline) {
-  if (sim::active()) [[unlikely]]
-    return sim_wait(LockRef(lock), sim_deadline(clock, deadline));
+  if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
+    return scheduled_wait(*s, LockRef(lock), scheduled_deadline(*s, clock, deadline));
   return clock.wait_until(*this, LockRef(lock), deadline);
 }
 

@@ -1,6 +1,6 @@
 #include "pools/core/interrupt.h"
 
-#include "pools/core/sim/world.h"
+#include "pools/core/scheduler.h"
 
 namespace poolscope {
 
@@ -10,7 +10,7 @@ struct ThreadInterrupt {
   InterruptFlag* current = nullptr;  // a worker's while it runs
 };
 struct InterruptTag;
-ThreadInterrupt& this_thread_interrupt() { return sim::thread_value<ThreadInterrupt, InterruptTag>(); }
+ThreadInterrupt& this_thread_interrupt() { return thread_value<ThreadInterrupt, InterruptTag>(); }
 }  // namespace
 
 InterruptFlag& current_interrupt() {

@@ -35,7 +35,7 @@ struct TasksHere {
   std::size_t depth = 0;
 };
 struct TasksHereTag {};
-TasksHere& tasks_here() { return sim::thread_value<TasksHere, TasksHereTag>(); }
+TasksHere& tasks_here() { return thread_value<TasksHere, TasksHereTag>(); }
 }  // namespace
 
 void PoolTrace::task_entered() const {

@@ -24,14 +24,14 @@ namespace poolscope {
 // around a dispatch loop, shorter than a wake-up costs.
 inline constexpr std::chrono::microseconds kSpinBeforePark{20};
 
-// True if Go would spin here: gomaxprocs() > 1 (read once; inside a
-// simulation, the modelled machine's CPUs).
+// True if Go would spin here: gomaxprocs() > 1 (read once; under a
+// Scheduler, its machine's CPUs).
 bool may_spin();
 
-// Inside a simulation: spins in rounds that each hold a virtual CPU, so that
+// Under a Scheduler: spins in rounds that each hold one of its CPUs, so that
 // a spinner costs what it would on the modelled machine and lets the thread
 // it waits for run.
-bool sim_spin_until(std::move_only_function<bool()> ready);
+bool scheduled_spin_until(Scheduler& s, std::move_only_function<bool()> ready);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -45,8 +45,8 @@ inline void cpu_relax() {
 // `ready()`'s last answer. The caller parks when it is false.
 template <class Ready>
 bool spin_until(Ready ready) {
-  if (sim::active()) [[unlikely]]
-    return sim_spin_until(std::move_only_function<bool()>(std::ref(ready)));
+  if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
+    return scheduled_spin_until(*s, std::move_only_function<bool()>(std::ref(ready)));
   if (!may_spin()) return ready();
   const auto deadline = std::chrono::steady_clock::now() + kSpinBeforePark;
   for (;;) {
@@ -64,12 +64,12 @@ bool spin_until(Ready ready) {
 // What one bare read of an atomic costs in a loop with nothing else in it
 // (a C `for` over a seq_cst load, as Redis' IOThreadMain waits): 1,000,000
 // of them took 0.23 ms on this project's machine (AMD EPYC, gcc -O2), in
-// picoseconds. A simulation charges it; a real run just reads.
+// picoseconds. A Scheduler (a simulation) charges it; a real run just reads.
 inline constexpr std::int64_t kBareReadPicos = 230;
 
-// Inside a simulation: `reads` bare reads' worth of CPU, in rounds, asking
+// Under a Scheduler: `reads` bare reads' worth of CPU, in rounds, asking
 // ready() after each.
-bool sim_spin_reads(std::int64_t reads, std::move_only_function<bool()> ready);
+bool scheduled_spin_reads(Scheduler& s, std::int64_t reads, std::move_only_function<bool()> ready);
 
 // Reads `ready()` up to `reads` times with nothing in between (no pause, no
 // yield, whatever the CPU count), as a C loop over an atomic load does;
@@ -77,8 +77,8 @@ bool sim_spin_reads(std::int64_t reads, std::move_only_function<bool()> ready);
 // for an original that counts its loop.
 template <class Ready>
 bool spin_reads(std::int64_t reads, Ready ready) {
-  if (sim::active()) [[unlikely]]
-    return sim_spin_reads(reads, std::move_only_function<bool()>(std::ref(ready)));
+  if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
+    return scheduled_spin_reads(*s, reads, std::move_only_function<bool()>(std::ref(ready)));
   for (std::int64_t j = 0; j < reads; ++j)
     if (ready()) return true;
   return ready();
@@ -86,7 +86,7 @@ bool spin_reads(std::int64_t reads, Ready ready) {
 
 // Holds this thread's CPU for `d`: a design's own modelled work (a command
 // executed, a request's event handled) that is not a task. A real run
-// busy-loops on the steady clock; a simulation holds a virtual CPU for `d`.
+// busy-loops on the steady clock; a Scheduler holds one of its CPUs for `d`.
 void burn_cpu(Nanos d);
 
 // spin_until with `lock` released, so that the awaited thread can take it;

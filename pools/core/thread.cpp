@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "pools/core/platform.h"
-#include "pools/core/sim/world.h"
+#include "pools/core/scheduler.h"
 
 namespace poolscope {
 
@@ -51,8 +51,8 @@ Thread::Thread(std::string name, std::move_only_function<void()> body) {
     throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
                             "poolscope::testing::refuse_threads");
   g_live.fetch_add(1, std::memory_order_relaxed);
-  if (sim::World* w = sim::active()) [[unlikely]] {
-    v_ = w->spawn(std::move(name), [body = std::move(body)]() mutable {
+  if (Scheduler* s = this_thread::scheduler()) [[unlikely]] {
+    scheduled_ = s->spawn(std::move(name), [body = std::move(body)]() mutable {
       body();
       g_live.fetch_sub(1, std::memory_order_release);
     });
@@ -72,13 +72,14 @@ Thread::Thread(std::string name, std::move_only_function<void()> body) {
   g_created.fetch_add(1, std::memory_order_relaxed);
 }
 
-Thread::Thread(Thread&& other) noexcept : t_(std::move(other.t_)), v_(std::exchange(other.v_, nullptr)) {}
+Thread::Thread(Thread&& other) noexcept
+    : t_(std::move(other.t_)), scheduled_(std::exchange(other.scheduled_, nullptr)) {}
 
 Thread& Thread::operator=(Thread&& other) noexcept {
   if (this != &other) {
     join();
     t_ = std::move(other.t_);
-    v_ = std::exchange(other.v_, nullptr);
+    scheduled_ = std::exchange(other.scheduled_, nullptr);
   }
   return *this;
 }
@@ -86,10 +87,10 @@ Thread& Thread::operator=(Thread&& other) noexcept {
 Thread::~Thread() { join(); }
 
 void Thread::join() {
-  if (v_) {
-    // Outside its World (which has ended and abandoned it) there is nothing to join.
-    if (sim::World* w = sim::active()) w->join(v_);
-    v_ = nullptr;
+  if (scheduled_) {
+    // Outside its Scheduler (a World that has ended and abandoned it) there is nothing to join.
+    if (Scheduler* s = this_thread::scheduler()) s->join(scheduled_);
+    scheduled_ = nullptr;
   }
   if (t_.joinable()) t_.join();
 }

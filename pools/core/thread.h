@@ -2,7 +2,8 @@
 // (visible in gdb, top and perf) and is counted, so tests can prove that a
 // destroyed pool left no thread behind. Unlike std::thread, a Thread that is
 // still joinable is joined on destruction rather than calling std::terminate.
-// Started inside a simulation, it is one of the World's threads.
+// Started under a Scheduler (scheduler.h; a simulation), it is one of the
+// Scheduler's threads.
 #pragma once
 
 #include <cstddef>
@@ -12,9 +13,7 @@
 
 namespace poolscope {
 
-namespace sim {
-struct VThread;
-}
+struct ScheduledThread;
 
 class Thread {
  public:
@@ -26,14 +25,14 @@ class Thread {
   Thread& operator=(Thread&& other) noexcept;
   ~Thread();
 
-  bool joinable() const { return t_.joinable() || v_; }
+  bool joinable() const { return t_.joinable() || scheduled_; }
   void join();
 
  private:
   std::thread t_;
-  // Inside a simulation (sim/world.h) the thread is the World's: a fiber,
+  // Under a Scheduler the thread is the Scheduler's (a simulation's fiber),
   // started and joined through it.
-  sim::VThread* v_ = nullptr;
+  ScheduledThread* scheduled_ = nullptr;
 };
 
 // Threads started through Thread whose body has not yet returned.

@@ -62,7 +62,7 @@ class TimeoutException : public std::runtime_error {
 // (Per simulated thread inside a simulation: a switch may come between the
 // set and the read.)
 struct FutureCaughtTag;
-inline bool& future_caught_exception() { return sim::thread_value<bool, FutureCaughtTag>(); }
+inline bool& future_caught_exception() { return thread_value<bool, FutureCaughtTag>(); }
 
 // PoolTrace::run, plus what a FutureTask kept: runs `job` as worker `w` and
 // records started, then finished or threw. Returns what escaped job.fn.

@@ -24,6 +24,10 @@
 #include "scenarios/engine/scenario.h"
 #include "scenarios/engine/workload.h"
 
+namespace poolscope::sim {
+class World;
+}
+
 namespace poolscope::scenario {
 
 struct RunOptions {

@@ -72,7 +72,7 @@ void spin_for(Nanos cpu) {
 namespace {
 
 struct EngineThreadTag;
-bool& on_engine_thread() { return sim::thread_value<bool, EngineThreadTag>(); }
+bool& on_engine_thread() { return thread_value<bool, EngineThreadTag>(); }
 
 }  // namespace
 

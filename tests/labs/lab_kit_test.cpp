@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "labs/checks/lab_check.h"
+#include "pools/core/sim/world.h"
 #include "pools/core/sync.h"
 #include "pools/core/thread.h"
 

@@ -315,9 +315,9 @@ TEST_CASE("thread_value: each simulated thread has its own") {
     std::vector<Thread> threads;
     for (int i = 1; i <= 3; ++i)
       threads.emplace_back("t", [&, i] {
-        sim::thread_value<int, Tag>() = i;
+        thread_value<int, Tag>() = i;
         this_thread::yield();
-        seen.push_back(sim::thread_value<int, Tag>());
+        seen.push_back(thread_value<int, Tag>());
       });
   });
   std::sort(seen.begin(), seen.end());

@@ -35,14 +35,14 @@ void WaitQ::unlink(Sudog* s) {
 }  // namespace poolscope::go::detail
 
 #include "pools/core/go/select.h"
-#include "pools/core/sim/world.h"
+#include "pools/core/scheduler.h"
 
 namespace poolscope::go::detail {
 
 std::uint32_t fastrand() {
-  // Inside a simulation the poll order is one more of the World's choices.
-  if (sim::World* w = sim::active()) [[unlikely]]
-    return static_cast<std::uint32_t>(w->random() >> 32);
+  // Under a Scheduler (a simulation) the poll order is one more of its choices.
+  if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
+    return static_cast<std::uint32_t>(s->random() >> 32);
   // xorshift32, seeded per thread from its address: cheap, and nothing here
   // needs more than a fair shuffle of two or three cases.
   thread_local std::uint32_t x = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&x) >> 4) | 1u;

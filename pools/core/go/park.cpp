@@ -4,14 +4,15 @@
 #include <string>
 
 #include "pools/core/platform.h"
-#include "pools/core/sim/world.h"
+#include "pools/core/scheduler.h"
 #include "pools/core/spin.h"
 
 namespace poolscope::go {
 
-// Inside a simulation every park takes the timed path: its Mutex and CondVar
-// are the World's, where the futex wait of the untimed path would be invisible.
-bool Parker::on_cv() const { return timed_ || sim::active(); }
+// Under a Scheduler (a simulation) every park takes the timed path: its Mutex
+// and CondVar are the Scheduler's, where the futex wait of the untimed path
+// would be invisible.
+bool Parker::on_cv() const { return timed_ || this_thread::scheduler(); }
 
 void Parker::ready() {
   if (on_cv()) {
@@ -58,8 +59,8 @@ int Parker::park_until(Clock& clock, Time deadline) {
 }
 
 int gomaxprocs() {
-  if (sim::World* w = sim::active()) [[unlikely]]
-    return w->settings().cpus;  // the modelled machine's
+  if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
+    return s->cpus();  // the modelled machine's
   static const int n = [] {
     if (const char* env = std::getenv("GOMAXPROCS")) {
       char* end = nullptr;

@@ -44,6 +44,9 @@ const char* state_name(VThread::State s) {
 
 std::string seconds(Time t) { return format_duration(t); }
 
+// The World's every thread is a VThread: what the core's wait lists hold of it.
+VThread* of(ScheduledThread* t) { return static_cast<VThread*>(t); }
+
 }  // namespace
 
 // The virtual clock every design of the run is given (and default_clock()
@@ -104,16 +107,15 @@ std::uint64_t World::random() {
 
 // --- run ----------------------------------------------------------------
 
-// Makes `w` the active World of this OS thread for as long as it lives.
+// Makes `w` the Scheduler of this OS thread for as long as it lives.
 struct World::Activation {
   explicit Activation(World* w) {
-    if (active() && active() != w)
+    if (this_thread::scheduler() && this_thread::scheduler() != w)
       throw std::logic_error("sim::World: another simulation is running on this thread");
-    outer = detail::t_active;
-    detail::t_active = w;
+    outer = this_thread::set_scheduler(w);
   }
-  ~Activation() { detail::t_active = outer; }
-  World* outer;
+  ~Activation() { this_thread::set_scheduler(outer); }
+  Scheduler* outer;
 };
 
 void World::run(std::move_only_function<void()> root) {
@@ -307,14 +309,14 @@ void World::wake(VThread* t) {
 
 std::size_t World::wake_one(WaitList& list) {
   if (list.empty()) return 0;
-  VThread* t = list.head;
+  ScheduledThread* t = list.head;
   if (settings_.policy == Policy::random) {
     // Which waiter a notify_one or an unlock wakes is the scheduler's choice, as POSIX leaves it.
     std::size_t n = 0;
-    for (VThread* w = list.head; w; w = w->next) ++n;
+    for (ScheduledThread* w = list.head; w; w = w->next) ++n;
     for (std::size_t k = random() % n; k > 0; --k) t = t->next;
   }
-  wake(t);
+  wake(of(t));
   if (current_) compute(settings_.costs.handoff, "wake-up hand-off");
   return 1;
 }
@@ -322,7 +324,7 @@ std::size_t World::wake_one(WaitList& list) {
 std::size_t World::wake_all(WaitList& list) {
   std::size_t n = 0;
   while (!list.empty()) {
-    wake(list.head);
+    wake(of(list.head));
     ++n;
   }
   if (n > 0 && current_) compute(settings_.costs.handoff, "wake-up hand-off");
@@ -379,7 +381,8 @@ VThread* World::spawn(std::string name, std::move_only_function<void()> body) {
   return t;
 }
 
-void World::join(VThread* t) {
+void World::join(ScheduledThread* joined) {
+  VThread* t = of(joined);
   if (t->state != VThread::State::done) block(t->joiners, "Thread::join");
   threads_.erase(t->id);
 }
@@ -408,7 +411,7 @@ void World::finish(VThread* t) {
       fail("thread '" + t->name + "' ended with " + what + " (a real thread would terminate the process)");
     }
   }
-  while (!t->joiners.empty()) wake(t->joiners.head);
+  while (!t->joiners.empty()) wake(of(t->joiners.head));
   if (t->detached) threads_.erase(t->id);
 }
 

@@ -1,9 +1,11 @@
 // A deterministic simulation: the same design code, run one thread at a time
 // on virtual time, so that a seed and the settings decide everything.
 //
-// A World runs every poolscope::Thread started inside it as a fiber on the
-// one OS thread that called run(). The threads switch only at scheduling
-// points, which are poolscope's own primitives: Mutex::lock, CondVar's waits
+// A World is the core's Scheduler (pools/core/scheduler.h): while it runs,
+// it schedules the one OS thread that called run(), and every Thread
+// (poolscope::Thread) started inside it is a fiber on that OS thread. The
+// threads switch only at scheduling points, which are poolscope's own
+// primitives, each asking the Scheduler: Mutex::lock, CondVar's waits
 // and notifies, Thread start and join, go::Parker, this_thread::yield,
 // spin_until, and the clock's sleeps. At each point the scheduler (the
 // Policy) picks the next thread among those runnable now, from its seed.
@@ -39,8 +41,8 @@
 #include <vector>
 
 #include "pools/core/clock.h"
+#include "pools/core/scheduler.h"
 #include "pools/core/sim/machine.h"
-#include "pools/core/sim/wait_list.h"
 #include "pools/core/sync.h"
 
 namespace poolscope::sim {
@@ -55,8 +57,9 @@ class Failure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One simulated thread.
-struct VThread {
+// One simulated thread. What the core's wait lists link of it (the list it
+// is blocked on, its neighbours there) is its ScheduledThread part.
+struct VThread : ScheduledThread {
   enum class State { runnable, blocked, delayed, cpu_wait, computing, done };
   std::uint64_t id = 0;
   std::string name;
@@ -64,11 +67,7 @@ struct VThread {
   std::unique_ptr<Fiber> fiber;
   State state = State::runnable;
   const char* where = "start";  // the last scheduling point it reached
-  // While blocked: the list it waits on, its neighbours there, and whether
-  // its deadline (if any) passed before a wake-up.
-  WaitList* list = nullptr;
-  VThread* prev = nullptr;
-  VThread* next = nullptr;
+  // While blocked (on `list`): whether its deadline (if any) passed before a wake-up.
   bool timed_out = false;
   std::uint64_t wait_token = 0;  // bumped on each enlist and wake: a stale timeout is ignored
   std::uint64_t generation = 0;  // bumped on each ready or slice event scheduled: stale ones are ignored
@@ -81,7 +80,7 @@ struct VThread {
   std::vector<std::pair<const void*, std::shared_ptr<void>>> locals;
 };
 
-class World {
+class World final : public Scheduler {
  public:
   explicit World(Settings settings = {});
   ~World();
@@ -105,8 +104,8 @@ class World {
 
   const Settings& settings() const { return settings_; }
   // The virtual clock: what every design of the run waits on.
-  Clock& clock() { return *clock_; }
-  Time now() const { return Time(now_ns_.load(std::memory_order_relaxed)); }
+  Clock& clock() override { return *clock_; }
+  Time now() const override { return Time(now_ns_.load(std::memory_order_relaxed)); }
   std::uint64_t steps() const { return steps_; }      // scheduling points reached
   std::uint64_t switches() const { return switches_.load(std::memory_order_relaxed); }
   std::uint64_t threads_started() const { return next_id_ - 1; }
@@ -121,49 +120,41 @@ class World {
   // and run_for() returns, to go on from here at the next slice.
   void set_pacer(std::function<bool(Time from, Time to)> pacer) { pacer_ = std::move(pacer); }
 
-  // --- for poolscope's primitives, from the running thread ---------------
-  VThread& current() { return *current_; }
+  // --- the Scheduler, for poolscope's primitives, from the running thread --
+  // (scheduler.h says what each call does; here, what it costs in the World.)
+  VThread& current() override { return *current_; }
   // A scheduling point: another runnable thread may run first.
-  void point(const char* where);
+  void point(const char* where) override;
   // A spin-yield: a point that also burns Costs::yield of CPU.
-  void yield(const char* where);
+  void yield(const char* where) override;
   // Holds a CPU for `d` of virtual time (a spin task, a cost).
-  void compute(Nanos d, const char* where);
-  // Blocks the current thread on `list` until woken, or until `deadline`.
-  // Returns false if the deadline came first.
-  bool block(WaitList& list, const char* where, std::optional<Time> deadline = std::nullopt) {
-    enlist(list, where, deadline);
-    return sleep();
-  }
-  // block() in two steps, for a wait that must release a lock in between
-  // (CondVar::wait): once enlisted, a wake-up is not lost even if the thread
-  // is switched out before it sleeps; sleep() then returns at once.
-  void enlist(WaitList& list, const char* where, std::optional<Time> deadline);
-  bool sleep();
-  // Wakes one thread of `list` (which one: the policy's choice), or all;
-  // the woken are ready after Costs::wake, and the waker pays Costs::handoff
-  // each. Return how many were woken.
-  std::size_t wake_one(WaitList& list);
-  std::size_t wake_all(WaitList& list);
-  // A futex: blocks on `address` unless `unchanged()` is already false (it is
-  // asked once enlisted, so a wake between the two is not lost).
-  void wait_on(const void* address, const std::function<bool()>& unchanged);
-  void wake_on(const void* address, bool all);
+  void compute(Nanos d, const char* where) override;
+  // block() (the Scheduler's enlist, then sleep) on virtual time.
+  void enlist(WaitList& list, const char* where, std::optional<Time> deadline) override;
+  bool sleep() override;
+  // The woken are ready after Costs::wake, and the waker pays
+  // Costs::handoff; which one wake_one wakes is the policy's choice.
+  std::size_t wake_one(WaitList& list) override;
+  std::size_t wake_all(WaitList& list) override;
+  void wait_on(const void* address, const std::function<bool()>& unchanged) override;
+  void wake_on(const void* address, bool all) override;
   // Starts a thread running `body`; the creator pays Costs::start.
-  VThread* spawn(std::string name, std::move_only_function<void()> body);
+  VThread* spawn(std::string name, std::move_only_function<void()> body) override;
   // Blocks until `t` has ended, then forgets it.
-  void join(VThread* t);
+  void join(ScheduledThread* t) override;
   // Lets `t` end on its own (a detached thread): the World forgets it then.
   void detach(VThread* t);
+  // The modelled machine's CPUs (Settings::cpus).
+  int cpus() const override { return settings_.cpus; }
   // The one random stream every choice of the run draws from.
-  std::uint64_t random();
+  std::uint64_t random() override;
   // The group threads started from the current thread join (the engine
   // names each pool's threads after the pool).
   void set_group(std::string group) { current_->group = std::move(group); }
 
-  // The current thread's value for `key` (thread_value in sync.h), made by
-  // `make` on first use and destroyed with `destroy` when the thread is.
-  void* local(const void* key, void* (*make)(), void (*destroy)(void*));
+  // The current thread's value for `key` (thread_value in scheduler.h), made
+  // by `make` on first use and destroyed with `destroy` when the thread is.
+  void* local(const void* key, void* (*make)(), void (*destroy)(void*)) override;
 
   // Every thread alive, one line each: name, group, state, last point.
   std::string describe_threads() const;
@@ -233,5 +224,8 @@ class World {
   bool finished_ = false;
   struct Activation;
 };
+
+// The World running on this OS thread, or nullptr in a real run.
+inline World* active() noexcept { return dynamic_cast<World*>(this_thread::scheduler()); }
 
 }  // namespace poolscope::sim
