@@ -37,9 +37,9 @@ Nanos idleTimeoutOf(std::initializer_list<Option> options) {
 WorkerPool::WorkerPool(int maxWorkers, std::initializer_list<Option> options, const TraceTarget& target)
     : trace_(target, "gammazero"),
       maxWorkers(std::max(maxWorkers, 1)),  // there must be at least one worker
-      idleTimeout_(idleTimeoutOf(options)),
-      timeout_(trace_.clock(), idleTimeout_) {
-  if (idleTimeout_ <= Nanos::zero()) timeout_.Stop();  // no idle timer: idleTO stays nil
+      idleTimeout(idleTimeoutOf(options)),
+      timeout_(trace_.clock(), idleTimeout) {
+  if (idleTimeout <= Nanos::zero()) timeout_.Stop();  // no idle timer: idleTO stays nil
   // Start the task dispatcher.
   dispatcher_ = Thread("gammazero-disp", [this] { dispatch(); });
 }
@@ -157,7 +157,7 @@ void WorkerPool::dispatch() {
         // C++: Go resets the timer last; here it is first, so that the next
         // deadline is read before the tick is traced (a test that moves the
         // clock on seeing the tick cannot push it a period later).
-        timeout_.Reset(idleTimeout_);
+        timeout_.Reset(idleTimeout);
         // Timed out waiting for work to arrive. Kill a ready worker if pool
         // has been idle for a whole timeout.
         const auto ready = readyWorkers();  // C++: for the trace, read before the kill

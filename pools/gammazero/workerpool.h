@@ -80,7 +80,7 @@ class WorkerPool {
 
   // C++: the state poolscope reports (Go keeps it in dispatch's locals).
   Counters counters() const;
-  Nanos idle_timeout() const { return idleTimeout_; }
+  Nanos idle_timeout() const { return idleTimeout; }
   PoolTrace& trace() { return trace_; }
   const PoolTrace& trace() const { return trace_; }
 
@@ -101,15 +101,15 @@ class WorkerPool {
   bool killIdleWorker();
   void runQueuedTasks();
   // C++: the helpers for what Go writes in one line.
-  bool startWorker(go::ThreadGroup& wg, Job& task, Label rule);  // go worker(task, ...); false if the OS refused
+  bool startWorker(go::ThreadGroup& wg, Job& task, Label rule);    // go worker(task, ...); false if the OS refused
   bool retryRefusedWorker(go::ThreadGroup& wg, int& workerCount);  // a worker for the queue's head, after a refusal
-  std::int64_t readyWorkers() const;                                // for the trace of a tick
+  std::int64_t readyWorkers() const;                               // for the trace of a tick
   void traceTick(bool idle, std::int64_t ready, bool killed);
   void pushWaiting(Job task, Label rule);
 
   PoolTrace trace_;
   const int maxWorkers;
-  const Nanos idleTimeout_;
+  const Nanos idleTimeout;
   go::Chan<Job> taskQueue;
   go::Chan<handed> workerQueue;
   go::Chan<empty> stoppedChan;  // closed by dispatch as it returns
