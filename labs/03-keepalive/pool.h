@@ -87,15 +87,15 @@ class Pool {
   bool isMaxFull() const { return runningSize >= maxSize; }
   void incrRunning(int i) { runningSize += i; }
   void setStatus(int status) { this->status = status; }
-  bool getWorker(IsFull isFull, Job& task, Label why);
+  bool getWorker(IsFull isFull, Job& task);
   void addWorker(Worker* w);
   bool enTaskQueue(Job& task);
   Job deTaskQueue() { return taskQueue.poll(); }
   // C++: helpers the seed does not have. It names the options (isBlocking,
   // blockMaxNum, rejectHandler, panicHandler) and says what Submit does;
   // these are those sentences, each in one place.
-  Worker* newWorker(Label why);  // getWorker's "create a new worker"
-  bool isNeedBlocking() const;   // isBlocking, below blockMaxNum
+  Worker* newWorker();          // getWorker's "create a new worker"
+  bool isNeedBlocking() const;  // isBlocking, below blockMaxNum
   std::error_code blockWait(std::unique_lock<Mutex>& locked, Job& task);
   std::error_code handleReject(Job& task);      // rejectHandler, or ErrPoolFull
   void closeLocked(std::vector<Job>& dropped);  // close(), with lock held; adds what it drops

@@ -42,7 +42,10 @@ Pool::Pool(int coreSize, int maxSize, int cap, Options opts, const TraceTarget& 
   if (opts.isPreAllocation) {
     std::lock_guard locked(lock);
     for (int i = 0; i < opts.allocationNum; ++i)
-      if (Worker* w = newWorker(kPreAllocation)) addWorker(w);
+      if (Worker* w = newWorker()) {
+        trace_.spawned(w->id, kPreAllocation);
+        addWorker(w);
+      }
   }
 }
 
@@ -65,22 +68,25 @@ std::error_code Pool::submit(Task fn) {
     trace_.refused(task.id, refusal(ErrPoolClosed));
     return ErrPoolClosed;
   }
-  if (getWorker(&Pool::isCoreFull, task, kBelowCore)) return {};
+  if (getWorker(&Pool::isCoreFull, task)) return {};
   if (enTaskQueue(task)) return {};
   // Under the one lock nothing has changed since the first look, so this
   // second look at the idle workers finds none; it is the seed's step, kept.
-  if (getWorker(&Pool::isMaxFull, task, kTaskQueueFull)) return {};
+  if (getWorker(&Pool::isMaxFull, task)) return {};
   if (isNeedBlocking()) return blockWait(locked, task);
   return handleReject(task);
 }
 
 // An idle worker for `task`; failing that, a new worker unless isFull().
-// Gives it the task and returns true, or returns false.
-bool Pool::getWorker(IsFull isFull, Job& task, Label why) {
+// Gives it the task and returns true, or returns false. The trace's reason
+// for a new worker is the bound this look checks: below coreSize at the
+// first, the task queue full at the second (isMaxFull).
+bool Pool::getWorker(IsFull isFull, Job& task) {
   Label how = kWorkersQueue;
   Worker* w = workers.poll();
   if (!w && !(this->*isFull)()) {
-    w = newWorker(why);
+    w = newWorker();
+    if (w) trace_.spawned(w->id, isFull == &Pool::isCoreFull ? kBelowCore : kTaskQueueFull);
     how = kNewWorker;
   }
   if (!w) return false;
@@ -91,7 +97,7 @@ bool Pool::getWorker(IsFull isFull, Job& task, Label why) {
 
 // C++: starts a worker (with the lock held); nullptr if the OS refuses a
 // thread. The seed's getWorker "creates a new worker" in its own words.
-Worker* Pool::newWorker(Label why) {
+Worker* Pool::newWorker() {
   Worker& w = all_.emplace_back(*this, trace_.new_worker_id());
   try {
     w.run();
@@ -100,7 +106,6 @@ Worker* Pool::newWorker(Label why) {
     return nullptr;
   }
   incrRunning(1);
-  trace_.spawned(w.id, why);
   return &w;
 }
 

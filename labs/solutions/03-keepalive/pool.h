@@ -90,9 +90,9 @@ class Pool {
   bool isMaxFull() const { return runningSize >= maxSize; }
   void incrRunning(int i) { runningSize += i; }
   void setStatus(int status) { this->status = status; }
-  Worker* newWorker(Label why);
+  Worker* newWorker();
   void freeExited();
-  bool getWorker(IsFull isFull, Job& task, Label why);
+  bool getWorker(IsFull isFull, Job& task);
   void addWorker(Worker* w);
   bool enTaskQueue(Job& task);
   Job deTaskQueue() { return taskQueue.poll(); }
