@@ -33,7 +33,8 @@ std::error_code Pool::submit(Task task) {
 std::error_code Pool::submit(Job& task) {
   if (is_closed()) return ErrPoolClosed;
 
-  auto w = retrieveWorker(task.id);
+  retrievingFor() = task.id;  // C++: for retrieveWorker's trace
+  auto w = retrieveWorker();
   if (!w) return w.error();
   static_cast<GoWorker*>(*w)->inputFunc(std::move(task));
   return {};

@@ -332,7 +332,8 @@ Label PoolCommon::refusal(std::error_code err) const {
 
 // --- retrieveWorker / revertWorker ------------------------------------------------
 
-std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker(TaskId t) {
+std::expected<Worker*, std::error_code> PoolCommon::retrieveWorker() {
+  const TaskId t = retrievingFor();  // C++: for the trace
   std::unique_lock guard(lock);
 
   for (;;) {  // retry:

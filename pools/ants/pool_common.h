@@ -32,6 +32,7 @@
 #include "pools/core/go/time.h"
 #include "pools/core/go/wait_group.h"
 #include "pools/core/pool_trace.h"
+#include "pools/core/scheduler.h"
 
 namespace poolscope::ants {
 
@@ -100,12 +101,19 @@ class PoolCommon {
   // size and options have passed newPool. Starts nothing: see start_().
   PoolCommon(int size, Options options, std::shared_ptr<PoolTrace> trace);
 
-  // Gives task `t` a worker: an idle one, else a new one if the capacity
+  // Gives the caller a worker: an idle one, else a new one if the capacity
   // allows (started under the lock since v2.11.4, so Running() never passes
   // Cap()), else ErrPoolOverload (Nonblocking, or MaxBlockingTasks callers
   // already wait), else waits on the condition and retries; ErrPoolClosed if
-  // the pool closed meanwhile. `t` is for the trace only.
-  std::expected<Worker*, std::error_code> retrieveWorker(TaskId t);
+  // the pool closed meanwhile.
+  std::expected<Worker*, std::error_code> retrieveWorker();
+  // C++: the task the calling thread retrieves a worker for, which the trace
+  // names (handed off, blocked, unblocked). Go's retrieveWorker takes no
+  // task, so Submit and Invoke set it just before the call: a value of the
+  // calling thread's own (thread_value, as Java's future keeps whether its
+  // task threw), so concurrent submitters each see theirs.
+  struct RetrievingForTag;
+  static TaskId& retrievingFor() { return thread_value<TaskId, RetrievingForTag>(); }
 
   // workerCache: Go's sync.Pool of worker objects, which makes starting a
   // worker cheap (an exited worker's object, its channel included, is put

@@ -34,7 +34,8 @@ class PoolWithFunc final : public PoolCommon {
   std::error_code invoke(Arg<T>& arg) {
     if (is_closed()) return ErrPoolClosed;
 
-    auto w = retrieveWorker(arg.id);
+    retrievingFor() = arg.id;  // C++: for retrieveWorker's trace
+    auto w = retrieveWorker();
     if (!w) return w.error();
     static_cast<GoWorkerWithFunc<T>*>(*w)->inputArg(std::move(arg));
     return {};
