@@ -2,6 +2,7 @@
 // MaxBlockingTasks, unlimited pools, Tune. Tasks wait on gates instead of
 // sleeping; the tests wait for trace events and counters instead of time.
 #include <atomic>
+#include <map>
 #include <vector>
 
 #include "pools/ants/rules.h"
@@ -63,6 +64,20 @@ TEST_CASE(
   CHECK(rig.peak_workers() == 10);
   CHECK(p.common().running() <= 10);
   CHECK(rig.log.count(is_kind(EventKind::submitter_blocked)) >= 4);
+
+  // retrieveWorker takes no task, as Go's; each of the 4 concurrent
+  // submitters still traces its own (the calling thread's retrievingFor):
+  // every task is handed off once, and each blocked task unblocks as itself.
+  rig.log.sync();
+  std::map<TaskId, int> handoffs, blocked;
+  for (const Event& e : rig.log.events()) {
+    if (e.kind == EventKind::task_handoff) handoffs[e.task]++;
+    if (e.kind == EventKind::submitter_blocked) blocked[e.task]++;
+    if (e.kind == EventKind::submitter_unblocked) blocked[e.task]--;
+  }
+  CHECK(handoffs.size() == 110);
+  for (const auto& [task, n] : handoffs) CHECK(n == 1);
+  for (const auto& [task, n] : blocked) CHECK(n == 0);
 }
 
 TEST_CASE("ants: the stack reuses the most recently used worker, the PreAlloc ring the least recently used") {
