@@ -26,7 +26,8 @@ std::error_code make_error_code(Error e);
 // handler's own) reject-handler.
 Label refusal(std::error_code err);
 
-// Submit (the seed's §7): why a worker started.
+// Why a worker started: getWorker below core or with the task queue full
+// (the seed's §7), NewPool pre-allocating.
 extern const Label kBelowCore;
 extern const Label kTaskQueueFull;
 extern const Label kPreAllocation;
