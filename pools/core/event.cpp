@@ -6,9 +6,10 @@ namespace poolscope {
 
 namespace {
 constexpr std::array<std::string_view, kEventKindCount> kNames = {
-    "task_submitted", "task_queued",   "task_handoff",      "task_started",        "task_finished",  "task_threw",
-    "task_refused",   "task_dropped",  "submitter_blocked", "submitter_unblocked", "worker_spawned", "worker_idle",
-    "worker_reaped",  "worker_exited", "cleaner_pass",      "param_tuned",         "pool_state",     "pool_stopped",
+    "task_submitted",      "task_queued",    "task_handoff", "task_started",  "task_finished",
+    "task_threw",          "task_completed", "task_refused", "task_dropped",  "submitter_blocked",
+    "submitter_unblocked", "worker_spawned", "worker_idle",  "worker_reaped", "worker_exited",
+    "cleaner_pass",        "param_tuned",    "pool_state",   "pool_stopped",
 };
 }  // namespace
 

@@ -32,8 +32,10 @@ enum class EventKind : std::uint8_t {
   task_queued,          // task; arg = queue length after; queued+1
   task_handoff,         // task, worker (0 = the caller); arg = 1 if taken from the queue (queued-1); rule = which path
   task_started,         // task, worker; busy+1 (not for worker 0, the caller)
-  task_finished,        // task, worker; busy-1
-  task_threw,           // task, worker; busy-1; the task ended with an exception
+  task_finished,        // task, worker; busy-1; arg = 1 if a task_completed follows (a completion lane)
+  task_threw,           // task, worker; busy-1; the task ended with an exception; arg as task_finished
+  task_completed,       // task; its completion ran on another thread (nginx's event loop), after task_finished
+                        // or task_threw with arg = 1; arg = ns it waited since then. Ends its end-to-end latency
   task_refused,         // task; rule = the design's reason (or pool-closed)
   task_dropped,         // task; accepted but never run (shutdown-now, abandoned queue, discard-oldest); queued-1
   submitter_blocked,    // task; the submitting thread waits inside submit; blocked+1

@@ -91,14 +91,20 @@ class PoolTrace {
     task_left();
     if (w != 0) busy_.fetch_sub(1, std::memory_order_relaxed);
     completed_.fetch_add(1, std::memory_order_release);
-    record(EventKind::task_finished, kNoLabel, w, t, 0, 0, {.busy = std::int8_t(w != 0 ? -1 : 0)});
+    record(EventKind::task_finished, kNoLabel, w, t, completions_follow_, 0, {.busy = std::int8_t(w != 0 ? -1 : 0)});
   }
   void threw(WorkerId w, TaskId t) {
     task_left();
     if (w != 0) busy_.fetch_sub(1, std::memory_order_relaxed);
     threw_.fetch_add(1, std::memory_order_release);
-    record(EventKind::task_threw, kNoLabel, w, t, 0, 0, {.busy = std::int8_t(w != 0 ? -1 : 0)});
+    record(EventKind::task_threw, kNoLabel, w, t, completions_follow_, 0, {.busy = std::int8_t(w != 0 ? -1 : 0)});
   }
+  // A design whose requests end on another thread after the task (nginx: each
+  // completion handler, on the event loop) says so once, before its first
+  // task; its finished() and threw() then mark that a completed() follows,
+  // which ends the task's end-to-end latency.
+  void completions_follow() { completions_follow_ = true; }
+  void completed(TaskId t, Nanos since_ended) { emit(EventKind::task_completed, kNoLabel, 0, t, since_ended.count()); }
   void refused(TaskId t, Label reason) {
     refused_.fetch_add(1, std::memory_order_release);
     emit(EventKind::task_refused, reason, 0, t);
@@ -184,6 +190,7 @@ class PoolTrace {
 
   Clock* clock_;
   TraceStream* stream_;
+  bool completions_follow_ = false;
   bool real_time_ = false;  // a SteadyClock or an AdjustableClock: time comes from the tick (TimeBase)
   std::string name_;
   PoolId id_ = 0;

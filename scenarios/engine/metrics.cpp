@@ -33,6 +33,11 @@ bool is_marker(EventKind k) {
 
 }  // namespace
 
+void PoolMetrics::end_task(std::unordered_map<TaskId, Pending>::iterator it, std::int64_t t) {
+  if (it->second.submitted >= 0) end_to_end_.push_back(t - it->second.submitted);
+  pending_.erase(it);
+}
+
 WorkerLane& PoolMetrics::lane(WorkerId w) {
   auto [it, fresh] = lane_index_.try_emplace(w, lanes_.size());
   if (fresh) lanes_.push_back(WorkerLane{.id = w});
@@ -104,8 +109,7 @@ void PoolMetrics::add(const Event& e) {
       (e.kind == EventKind::task_finished ? s.completed : s.threw)++;
       if (auto it = pending_.find(e.task); it != pending_.end()) {
         if (it->second.started >= 0) service_.push_back(t - it->second.started);
-        if (it->second.submitted >= 0) end_to_end_.push_back(t - it->second.submitted);
-        pending_.erase(it);
+        if (e.arg != 1) end_task(it, t);  // else its request ends at its task_completed
       }
       if (e.worker != 0) {
         WorkerLane& l = lane(e.worker);
@@ -116,6 +120,11 @@ void PoolMetrics::add(const Event& e) {
       }
       break;
     }
+    case EventKind::task_completed:
+      last_progress_ = t;
+      last_end_ = t;
+      if (auto it = pending_.find(e.task); it != pending_.end()) end_task(it, t);
+      break;
     case EventKind::task_refused:
       ++s.refused;
       ++s.refused_by_reason[code(e.rule)];

@@ -104,7 +104,7 @@ struct Summary {
   std::uint64_t ran_by_caller = 0;  // tasks started on the submitting thread (worker 0: CallerRunsPolicy)
   Percentiles queue_wait;  // submitted -> started
   Percentiles service;     // started -> ended
-  Percentiles end_to_end;  // submitted -> ended
+  Percentiles end_to_end;  // submitted -> ended, or -> its completion where one follows (nginx)
   // A submitter's waits inside submit (ants' cond.Wait, a blocking coremax):
   // one sample per wait, blocked -> unblocked; their sum is the time lost.
   Percentiles blocked;
@@ -211,6 +211,9 @@ class PoolMetrics {
     std::size_t arrival = SIZE_MAX;  // its entry in arrivals_
   };
   WorkerLane& lane(WorkerId w);
+  // The task's request ended at t (its task_finished, or its task_completed
+  // where a completion follows): its end-to-end latency, and it is forgotten.
+  void end_task(std::unordered_map<TaskId, Pending>::iterator it, std::int64_t t);
 
   PoolInfo info_;
   std::vector<CounterPoint> series_;

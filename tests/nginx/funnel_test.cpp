@@ -5,12 +5,14 @@
 // Issue 42, item 11.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 
 #include <catch2/catch.hpp>
 
 #include "pools/core/sim/world.h"
 #include "pools/core/trace_log.h"
 #include "pools/nginx/thread_pool.h"
+#include "scenarios/engine/metrics.h"
 
 using namespace std::chrono_literals;
 using namespace poolscope;
@@ -24,6 +26,7 @@ struct Burst {
   Nanos longest{0};         // the longest latency from the post to the completion
   std::uint64_t network_events = 0;
   Time loop_done{0};  // quit() returned: the loop and the threads have ended
+  metrics::Summary trace;  // what the runner reports, from the trace
 };
 
 // 400 tasks of 1 ms of blocking I/O posted at t = 0 to 32 threads.
@@ -52,6 +55,12 @@ Burst burst(Config config) {
     out.loop_done = clock.now();
   });
   REQUIRE(world.leaked().empty());
+  std::vector<Event> events;
+  stream.drain(events);
+  metrics::RunMetrics run;
+  run.set_pools(stream.pools());
+  run.add(events);
+  out.trace = run.pools().at(0).summary();
   return out;
 }
 
@@ -64,6 +73,7 @@ TEST_CASE("nginx, simulated: the event loop's own work makes the completion lane
     CHECK(b.last_thread_end >= 13ms);  // 400 / 32 = 12.5 rounds of 1 ms
     CHECK(b.last_thread_end < 15ms);
     CHECK(b.last_completion - b.last_thread_end < 100us);
+    CHECK(b.trace.end_to_end.max < 15'000'000);
   }
   SECTION("100 µs per completion: the threads are done at 13 ms, the completions at 40 ms") {
     const Burst b = burst({.completion_ = 100us});
@@ -72,6 +82,13 @@ TEST_CASE("nginx, simulated: the event loop's own work makes the completion lane
     CHECK(b.last_completion >= 40ms);  // 400 x 100 µs, one at a time on the loop
     CHECK(b.last_completion < 43ms);
     CHECK(b.longest >= 38ms);
+    // The runner's end-to-end latency is the client's: it ends at the
+    // completion (task_completed), not when the thread is done (1 ms of
+    // service, at most 14 ms after the post).
+    CHECK(b.trace.completed == 400);
+    CHECK(b.trace.end_to_end.count == 400);
+    CHECK(b.trace.service.max < 1'100'000);
+    CHECK(std::abs(b.trace.end_to_end.max - b.longest.count()) < 50'000);
   }
   SECTION("and the loop half busy with other connections: later still, and the connections wait too") {
     // 5,000 network events a second of 100 µs each. epoll returns the ready

@@ -187,3 +187,28 @@ TEST_CASE("metrics: utilisation stays a fraction when tasks outlive their worker
   CHECK(sum.utilisation == Approx(0.6));  // the worker's time with a task: 0 to 60 ms of 100
   CHECK(sum.utilisation <= 1.0);
 }
+
+TEST_CASE("metrics: where a completion follows (nginx), a request ends at its task_completed") {
+  Script s;
+  s.add(0, EventKind::task_submitted, 0, 1);
+  s.add(0, EventKind::task_submitted, 0, 2);
+  s.add(0, EventKind::task_started, 1, 1);
+  s.add(0, EventKind::task_started, 2, 2);
+  s.add(10 * ms, EventKind::task_finished, 1, 1, kNoLabel, 1);  // arg 1: its completion follows
+  s.add(10 * ms, EventKind::task_threw, 2, 2, kNoLabel, 1);     // a task that threw completes too
+  s.add(25 * ms, EventKind::task_completed, 0, 1, kNoLabel, 15 * ms);
+  s.add(40 * ms, EventKind::task_completed, 0, 2, kNoLabel, 30 * ms);
+  s.add(40 * ms, EventKind::task_submitted, 0, 3);  // a task whose completion never ran (shutdown-now):
+  s.add(40 * ms, EventKind::task_started, 1, 3);    // its service is counted, its end-to-end is not
+  s.add(45 * ms, EventKind::task_finished, 1, 3, kNoLabel, 1);
+  RunMetrics run;
+  run.add(s.events);
+  Summary sum = run.pool(0)->summary();
+  CHECK(sum.completed == 2);
+  CHECK(sum.threw == 1);
+  CHECK(sum.service.count == 3);
+  CHECK(sum.service.max == 10 * ms);
+  CHECK(sum.end_to_end.count == 2);
+  CHECK(sum.end_to_end.p50 == 25 * ms);
+  CHECK(sum.end_to_end.max == 40 * ms);
+}

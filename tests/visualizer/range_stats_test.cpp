@@ -51,3 +51,26 @@ TEST_CASE("range stats: a log histogram puts each value in its decade's bins") {
   CHECK(h[1] == 2);
   CHECK(h[2] == 2);
 }
+
+TEST_CASE("range stats: where a completion follows (nginx), a request's end-to-end ends at its task_completed") {
+  auto ev = [](std::int64_t t, EventKind k, TaskId task, std::int64_t arg = 0) {
+    Event e;
+    e.time = t;
+    e.kind = k;
+    e.task = task;
+    e.worker = k == EventKind::task_completed ? 0 : 1;
+    e.arg = arg;
+    return e;
+  };
+  const std::vector<Event> events = {
+      ev(0, EventKind::task_submitted, 1),       ev(0, EventKind::task_started, 1),
+      ev(1'000, EventKind::task_finished, 1, 1), ev(4'000, EventKind::task_completed, 1, 3'000),
+      ev(5'000, EventKind::task_submitted, 2),   ev(5'000, EventKind::task_started, 2),
+      ev(6'000, EventKind::task_finished, 2, 0),  // no completion follows: it ends here
+  };
+  const auto r = range_stats(events, 1, 0, 10'000);
+  CHECK(r[0].ended == 2);
+  REQUIRE(r[0].end_to_end.size() == 2);
+  CHECK(quantile(r[0].end_to_end, 1.0) == 4'000);
+  CHECK(quantile(r[0].end_to_end, 0.5) == 1'000);
+}

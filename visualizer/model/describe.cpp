@@ -21,6 +21,8 @@ std::string describe(EventKind kind, WorkerId worker, TaskId task, std::int64_t 
       return t + " finished on " + (worker ? w : "the submitting thread");
     case EventKind::task_threw:
       return t + " threw on " + (worker ? w : "the submitting thread");
+    case EventKind::task_completed:
+      return t + "'s completion ran on the event loop, " + at_time(arg) + " after its thread finished it";
     case EventKind::task_refused:
       return t + " refused";
     case EventKind::task_dropped:
