@@ -43,6 +43,9 @@ ThreadPool::ThreadPool(Config config, const TraceTarget& target)
     throw std::invalid_argument("invalid threads value \"threads=" + std::to_string(config_.threads) + "\"");
   if (config_.max_queue < 0)
     throw std::invalid_argument("invalid max_queue value \"max_queue=" + std::to_string(config_.max_queue) + "\"");
+  // C++: a request ends when its completion handler has run on the loop, not
+  // when its thread finishes: the trace's end-to-end latency ends there too.
+  trace_.completions_follow();
   // ngx_thread_pool_init_worker: the pool's threads, then the worker process's loop.
   ngx_thread_pool_init();
   try {
@@ -216,6 +219,7 @@ void ThreadPool::ngx_thread_pool_handler() {
     active_--;
 
     if (task->event.handler) task->event.handler();
+    trace_.completed(task->job_.id, trace_.clock().now() - task->done_at_);  // C++: the request's end
   }
 }
 
