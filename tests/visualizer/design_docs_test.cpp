@@ -42,6 +42,11 @@ TEST_CASE("describe: events and rules in words") {
   CHECK(describe(EventKind::task_started, 0, 17, 0, 0) == "task 17 started on the submitting thread");
   CHECK(describe(EventKind::worker_reaped, 7, 0, 1'020'000'000, 0) == "worker 7 reaped after 1.020 s idle");
   CHECK(describe(EventKind::cleaner_pass, 0, 0, 12, 3) == "cleaner pass: 3 of 12 workers reaped");
+  // A state's values, which its rule's text explains (nginx's pass: completions, µs the oldest waited).
+  CHECK(describe(EventKind::pool_state, 0, 0, 3, 120) == "pool state changed: arg = 3, arg2 = 120");
+  CHECK(describe(EventKind::pool_state, 0, 0, 0, 0) == "pool state changed");
+  CHECK(describe(EventKind::task_completed, 0, 9, 2'500'000, 0) ==
+        "task 9's completion ran on the event loop, 2.500 ms after its thread finished it");
   Label l = intern_label("describe-test", "a rule, in words");
   CHECK(describe_rule(l) == "describe-test: a rule, in words");
   CHECK(describe_rule(intern_label("describe-bare")) == "describe-bare");

@@ -43,8 +43,9 @@ std::string describe(EventKind kind, WorkerId worker, TaskId task, std::int64_t 
       return "cleaner pass: " + std::to_string(arg2) + " of " + std::to_string(arg) + " workers reaped";
     case EventKind::param_tuned:
       return "parameter tuned to " + std::to_string(arg);
-    case EventKind::pool_state:
-      return "pool state changed";
+    case EventKind::pool_state:  // the rule's text says what its arg and arg2 mean, where it has them
+      if (arg == 0 && arg2 == 0) return "pool state changed";
+      return "pool state changed: arg = " + std::to_string(arg) + ", arg2 = " + std::to_string(arg2);
     case EventKind::pool_stopped:
       return "pool stopped, " + std::to_string(arg) + " tasks dropped";
   }
