@@ -12,6 +12,7 @@
 #include "pools/core/registry.h"
 #include "pools/core/trace_log.h"
 #include "tests/support/sync.h"
+#include "tests/support/trace_rig.h"
 
 using namespace poolscope;
 using namespace poolscope::nginx;
@@ -20,10 +21,7 @@ using test::Gate;
 
 namespace {
 
-struct Rig {
-  ManualClock clock;
-  TraceStream stream{std::size_t{1} << 16};
-  TraceLog log{stream};
+struct Rig : test::TraceRig {
   std::mutex m;
   std::vector<std::string> lines;
 
@@ -33,23 +31,7 @@ struct Rig {
                     lines.push_back(line);
                   }};
   }
-  TraceTarget target() { return {.clock = &clock, .stream = &stream, .name = "nginx"}; }
-
-  std::size_t count(EventKind kind, std::string_view rule = {}) {
-    log.sync();
-    return log.count([&](const Event& e) { return e.kind == kind && (rule.empty() || label_code(e.rule) == rule); });
-  }
-  void await_count(EventKind kind, std::string_view rule, std::size_t n) {
-    await_condition([&] { return count(kind, rule) >= n; },
-                    std::to_string(n) + " " + std::string(kind_name(kind)) + " " + std::string(rule));
-  }
-  std::vector<Event> events(EventKind kind, std::string_view rule = {}) {
-    log.sync();
-    std::vector<Event> out;
-    for (const Event& e : log.events())
-      if (e.kind == kind && (rule.empty() || label_code(e.rule) == rule)) out.push_back(e);
-    return out;
-  }
+  TraceTarget target() { return TraceRig::target("nginx"); }
   std::string last_line() {
     std::lock_guard g(m);
     return lines.empty() ? std::string() : lines.back();
@@ -64,7 +46,7 @@ TEST_CASE("nginx: every thread starts at init, none is added or reaped (ngx_thre
   Rig rig;
   ThreadPool tp(rig.config(3, 64), rig.target());
   CHECK(rig.count(EventKind::worker_spawned, "thread-pool-init") == 3);
-  rig.await_count(EventKind::worker_idle, "cond-wait", 3);
+  rig.await_at_least(EventKind::worker_idle, "cond-wait", 3);
   for (int i = 0; i < 50; ++i) REQUIRE(post(tp, [] {}) == NGX_OK);
   await_condition([&] { return tp.trace().accounting().completed == 50; }, "50 tasks ran");
   CHECK(rig.count(EventKind::worker_spawned) == 3);
@@ -78,7 +60,7 @@ TEST_CASE("nginx: every thread starts at init, none is added or reaped (ngx_thre
 TEST_CASE("nginx: waiting counts the parked threads negative, and a post is refused at max_queue") {
   Rig rig;
   ThreadPool tp(rig.config(2, 3), rig.target());
-  rig.await_count(EventKind::worker_idle, "cond-wait", 2);
+  rig.await_at_least(EventKind::worker_idle, "cond-wait", 2);
   CHECK(tp.waiting_() == -2);  // "the number may become negative"
 
   Gate gate;
@@ -99,7 +81,7 @@ TEST_CASE("nginx: waiting counts the parked threads negative, and a post is refu
 TEST_CASE("nginx: max_queue=0 hands a task to a parked thread or refuses it") {
   Rig rig;
   ThreadPool tp(rig.config(2, 0), rig.target());
-  rig.await_count(EventKind::worker_idle, "cond-wait", 2);
+  rig.await_at_least(EventKind::worker_idle, "cond-wait", 2);
   Gate gate;
   CHECK(post(tp, gate.task()) == NGX_OK);  // waiting -2 -> -1
   CHECK(post(tp, gate.task()) == NGX_OK);  // -1 -> 0
@@ -201,7 +183,7 @@ TEST_CASE("nginx: quit waits for every posted task and its completion, then ends
     tp.quit();
     returned = true;
   });
-  rig.await_count(EventKind::pool_state, "quit", 1);
+  rig.await_at_least(EventKind::pool_state, "quit", 1);
   CHECK_FALSE(returned);
   CHECK(rig.count(EventKind::worker_exited) == 0);
   gate.open();
@@ -235,8 +217,8 @@ TEST_CASE("nginx: terminate drops the queue, lets running tasks finish, and runs
   REQUIRE(post(tp, [] {}) == NGX_OK);
   std::size_t dropped = 0;
   Thread terminating("terminate", [&] { dropped = tp.terminate(); });
-  rig.await_count(EventKind::task_dropped, "terminate-drop", 2);
-  rig.await_count(EventKind::pool_state, "terminate", 1);  // the loop is told before A can finish
+  rig.await_at_least(EventKind::task_dropped, "terminate-drop", 2);
+  rig.await_at_least(EventKind::pool_state, "terminate", 1);  // the loop is told before A can finish
   gate.open();
   terminating.join();
   CHECK(dropped == 2);

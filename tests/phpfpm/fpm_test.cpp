@@ -12,6 +12,7 @@
 #include "pools/core/trace_log.h"
 #include "pools/phpfpm/fpm_worker_pool.h"
 #include "tests/support/sync.h"
+#include "tests/support/trace_rig.h"
 
 using namespace poolscope;
 using namespace poolscope::phpfpm;
@@ -21,24 +22,8 @@ using test::Gate;
 
 namespace {
 
-struct Rig {
-  ManualClock clock;
-  TraceStream stream{std::size_t{1} << 16};
-  TraceLog log{stream};
-  TraceTarget target() { return {.clock = &clock, .stream = &stream, .name = "phpfpm"}; }
-
-  std::vector<Event> events(EventKind kind, std::string_view rule = {}) {
-    log.sync();
-    std::vector<Event> out;
-    for (const Event& e : log.events())
-      if (e.kind == kind && (rule.empty() || label_code(e.rule) == rule)) out.push_back(e);
-    return out;
-  }
-  std::size_t count(EventKind kind, std::string_view rule = {}) { return events(kind, rule).size(); }
-  void await_count(EventKind kind, std::string_view rule, std::size_t n) {
-    await_condition([&] { return count(kind, rule) == n; },
-                    std::to_string(n) + " " + std::string(kind_name(kind)) + " " + std::string(rule));
-  }
+struct Rig : test::TraceRig {
+  TraceTarget target() { return TraceRig::target("phpfpm"); }
 };
 
 fpm_worker_pool_config_s dynamic(int max_children, int start, int min_spare, int max_spare) {

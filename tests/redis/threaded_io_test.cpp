@@ -52,7 +52,7 @@ TEST_CASE("redis-io: the I/O threads start parked on the mutexes the main thread
   Rig rig;
   Server s(config(4), rig.target("redis-io"));
   CHECK(rig.count(EventKind::worker_spawned, "io-thread") == 3);
-  rig.await_count(EventKind::worker_idle, "io-thread-park", 3);
+  rig.await_at_least(EventKind::worker_idle, "io-thread-park", 3);
   CHECK_FALSE(s.io_threads_active());
   CHECK(s.state() == Counters{.workers = 4});
 }
@@ -74,7 +74,7 @@ TEST_CASE("redis-io: below 2 x io-threads pending the main thread writes alone: 
   hold_main(s, hold2);
   for (int i = 0; i < 8; ++i) s.putClientInPendingWriteQueue([] {});
   hold2.open();
-  rig.await_count(EventKind::pool_state, "barrier", 1);
+  rig.await_at_least(EventKind::pool_state, "barrier", 1);
   CHECK(rig.count(EventKind::pool_state, "start-threaded-io") == 1);
   CHECK(s.io_threads_active());
   auto dealt = deal(rig, "round-robin");
@@ -91,7 +91,7 @@ TEST_CASE("redis-io: the deal goes round-robin from the head of the list, newest
   std::vector<TaskId> c(10);
   for (int i = 1; i <= 9; ++i) c[static_cast<std::size_t>(i)] = s.putClientInPendingWriteQueue([] {});
   hold.open();
-  rig.await_count(EventKind::pool_state, "barrier", 1);
+  rig.await_at_least(EventKind::pool_state, "barrier", 1);
   auto dealt = deal(rig, "round-robin");
   const auto main = rig.events(EventKind::worker_spawned, "main-thread").front().worker;
   const auto io = rig.events(EventKind::worker_spawned, "io-thread");
@@ -122,7 +122,7 @@ TEST_CASE("redis-io: the main thread waits at the barrier until the slowest slic
   await_condition([&] { return s.state().busy == 1; }, "only the slow slice's thread busy; the main thread spins");
   CHECK(rig.count(EventKind::pool_state, "barrier") == 0);
   slow.open();
-  rig.await_count(EventKind::pool_state, "barrier", 1);
+  rig.await_at_least(EventKind::pool_state, "barrier", 1);
   CHECK(rig.events(EventKind::pool_state, "barrier").front().arg2 == 4);
 }
 
@@ -142,8 +142,8 @@ TEST_CASE("redis-io: too few pending replies stop threaded I/O, in beforeSleep o
   CHECK(s.io_threads_active());
   // beforeSleep: one reply is fewer than 2 x 2: stopThreadedIO, then synchronous.
   s.putClientInPendingWriteQueue([] {});
-  rig.await_count(EventKind::pool_state, "stop-threaded-io", 1);
-  rig.await_count(EventKind::task_handoff, "below-threshold", 2);  // the hold and this one
+  rig.await_at_least(EventKind::pool_state, "stop-threaded-io", 1);
+  rig.await_at_least(EventKind::task_handoff, "below-threshold", 2);  // the hold and this one
   CHECK_FALSE(s.io_threads_active());
 
   threaded_batch();
@@ -152,7 +152,7 @@ TEST_CASE("redis-io: too few pending replies stop threaded I/O, in beforeSleep o
   rig.clock.advance(99ms);
   CHECK(s.io_threads_active());
   rig.clock.advance(1ms);
-  rig.await_count(EventKind::pool_state, "cron-stop-threaded-io", 1);
+  rig.await_at_least(EventKind::pool_state, "cron-stop-threaded-io", 1);
   CHECK_FALSE(s.io_threads_active());
   // The I/O thread parks again once its spin finds nothing: a park after the stop.
   await_condition(
@@ -160,8 +160,8 @@ TEST_CASE("redis-io: too few pending replies stop threaded I/O, in beforeSleep o
         rig.log.sync();
         bool stopped = false;
         for (const Event& e : rig.log.events()) {
-          if (Rig::matches(e, EventKind::pool_state, "cron-stop-threaded-io")) stopped = true;
-          if (stopped && Rig::matches(e, EventKind::worker_idle, "io-thread-park")) return true;
+          if (test::has_code(e, EventKind::pool_state, "cron-stop-threaded-io")) stopped = true;
+          if (stopped && test::has_code(e, EventKind::worker_idle, "io-thread-park")) return true;
         }
         return false;
       },
@@ -177,7 +177,7 @@ TEST_CASE("redis-io: shutdown-now drops the replies still pending: graceful writ
     for (int i = 0; i < 5; ++i) s.putClientInPendingWriteQueue([] {});
     std::size_t dropped = 0;
     Thread stopping("stop", [&] { dropped = s.shutdown_(true); });
-    rig.await_count(EventKind::task_dropped, "shutdown", 5);
+    rig.await_at_least(EventKind::task_dropped, "shutdown", 5);
     hold.open();
     stopping.join();
     CHECK(dropped == 5);

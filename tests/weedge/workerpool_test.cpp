@@ -14,6 +14,7 @@
 #include "pools/core/thread.h"
 #include "pools/core/trace_log.h"
 #include "tests/support/sync.h"
+#include "tests/support/trace_rig.h"
 
 using namespace poolscope;
 using weedge::NewWorkerPool;
@@ -27,20 +28,8 @@ using test::Gate;
 
 namespace {
 
-struct Rig {
-  ManualClock clock;
-  TraceStream stream{std::size_t{1} << 16};
-  TraceLog log{stream};
-  TraceTarget target() { return {.clock = &clock, .stream = &stream, .name = "weedge"}; }
-
-  std::size_t count(EventKind kind, std::string_view rule = {}) {
-    log.sync();
-    return log.count([&](const Event& e) { return e.kind == kind && (rule.empty() || label_code(e.rule) == rule); });
-  }
-  void await_count(EventKind kind, std::string_view rule, std::size_t n) {
-    await_condition([&] { return count(kind, rule) == n; },
-                    std::to_string(n) + " " + std::string(kind_name(kind)) + " " + std::string(rule));
-  }
+struct Rig : test::TraceRig {
+  TraceTarget target() { return TraceRig::target("weedge"); }
 };
 
 // A task whose Do waits at `gate`.
