@@ -13,7 +13,8 @@
 // - A worker is an OS thread started through a go::ThreadGroup, not a
 //   goroutine, and every thread is joined: join() (and the destructor) waits
 //   for the workers Go's Stop leaves to finish on their own.
-// - Channels are go::Chan (pools/core/go), and sync.Pool is a free list.
+// - Channels are go::Chan and the lock a go::Mutex (pools/core/go), and
+//   sync.Pool is a free list.
 // - A task that throws is caught and traced as `threw`; the worker then goes
 //   on as if the task had returned. Go's workerFunc has had no recover since
 //   2016 (commit 886e541): a panicking handler crashes the whole server.
@@ -27,6 +28,7 @@
 #include <mutex>
 #include <vector>
 
+#include "pools/core/go/mutex.h"
 #include "pools/core/go/park.h"
 #include "pools/core/go/sync_pool.h"
 #include "pools/core/go/thread_group.h"
@@ -109,7 +111,7 @@ class WorkerPool {
   PoolTrace trace_;
   go::SyncPool<workerChan> workerChanPool;  // Go's sync.Pool of workerChans
 
-  mutable Mutex lock;
+  mutable go::Mutex lock;  // Go's sync.Mutex, which spins a little before it sleeps (go/mutex.h)
   int workersCount = 0;
   bool mustStop = false;
   std::vector<workerChan*> ready;   // the LIFO stack: release pushes, getCh pops, clean trims the bottom

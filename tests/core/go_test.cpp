@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <latch>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -12,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "pools/core/go/chan.h"
+#include "pools/core/go/mutex.h"
 #include "pools/core/go/once.h"
 #include "pools/core/go/select.h"
 #include "pools/core/go/thread_group.h"
@@ -478,6 +480,46 @@ TEST_CASE("go::ThreadGroup: many short threads started from several goroutines a
 // time for this instance of Once. [...] no call to Do returns until the one
 // call to f returns." (sync.Once's doc.) go::Cond is tested where ants uses
 // it, on its spin lock (tests/ants/spinlock_test.cpp).
+// sync.Mutex: "A Mutex is a mutual exclusion lock." Two threads meeting on
+// it all the time (each lock then finds it held about half the time, so the
+// spin and its try_lock run) lose no increment.
+TEST_CASE("go::Mutex: under contention every increment made holding it counts") {
+  go::Mutex mu;
+  long n = 0;  // not atomic: only the lock orders the increments
+  constexpr long kEach = 200'000;
+  std::latch go(2);
+  auto add = [&] {
+    go.arrive_and_wait();
+    for (long i = 0; i < kEach; ++i) {
+      std::lock_guard g(mu);
+      ++n;
+    }
+  };
+  Goroutine a(add), b(add);
+  a.join();
+  b.join();
+  CHECK(n == 2 * kEach);
+}
+
+// Go's Lock spins at most 4 times 30 PAUSEs, then sleeps on the semaphore
+// until an Unlock: a Lock on a mutex held for long does not spin on.
+TEST_CASE("go::Mutex: a Lock on a held mutex spins a little, then sleeps until the Unlock") {
+  go::Mutex mu;
+  mu.lock();
+  std::atomic<bool> got{false};
+  Goroutine waiter([&] {
+    std::lock_guard g(mu);
+    got = true;
+  });
+  waiter.await_blocked("the second Lock sleeps in the kernel");
+  CHECK_FALSE(got);
+  mu.unlock();
+  waiter.join();
+  CHECK(got);
+  CHECK(mu.try_lock());  // the waiter unlocked it
+  mu.unlock();
+}
+
 TEST_CASE("go::Once: Do runs f once: a concurrent Do returns only after that f has returned") {
   go::Once once;
   go::Chan<int> entered, leave;
