@@ -611,7 +611,10 @@ TEST_CASE("gammazero: every dispatch decision is traced with its rule") {
   gate.await_arrivals(2);
   test::await_event(rig.log, test::has_rule(EventKind::task_queued, "behind-waiting-queue"), "the fourth task");
   // Each new worker traces its own spawn, on its own thread: the spawns and
-  // the dispatcher's queueing decisions are in order among themselves.
+  // the dispatcher's queueing decisions are in order among themselves. The
+  // log may not have drained a worker's spawn when the fourth task's
+  // queueing shows: sync first (a fresh machine's ASan run saw one spawn).
+  rig.log.sync();
   std::vector<std::string_view> spawns, queued;
   for (const Event& e : rig.log.events()) {
     if (e.kind == EventKind::worker_spawned) spawns.push_back(rule_of(e));
