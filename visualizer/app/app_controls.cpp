@@ -61,7 +61,7 @@ void App::shortcuts(Context& cx) {
   if (ui_.show_help && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) ui_.show_help = false;
   for (int i = 0; i < kShortcutCount; ++i) {
     const Shortcut& s = kShortcuts[i];
-    if (s.key == GLFW_KEY_UNKNOWN || s.ctrl != io.KeyCtrl || !ImGui::IsKeyPressed(s.key)) continue;
+    if (s.key == GLFW_KEY_UNKNOWN || s.ctrl != io.KeyCtrl || !ImGui::IsKeyPressed(s.key, repeats(s.action))) continue;
     if (sweep_ && !applies_to_a_sweep(s.action)) continue;  // the run behind the sweep is not on screen
     const plot::TimeMap map = ui_.map();
     const double centre = (map.t0 + map.t1) / 2;

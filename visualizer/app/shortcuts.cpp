@@ -39,4 +39,21 @@ const Shortcut kShortcuts[] = {
 };
 const int kShortcutCount = static_cast<int>(sizeof kShortcuts / sizeof kShortcuts[0]);
 
+bool repeats(Action action) {
+  switch (action) {
+    case Action::step_sim:
+    case Action::step_back:
+    case Action::step_forward:
+    case Action::zoom_in:
+    case Action::zoom_out:
+    case Action::lanes_shorter:
+    case Action::lanes_taller:
+    case Action::ui_bigger:
+    case Action::ui_smaller:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace poolscope::gui

@@ -48,4 +48,9 @@ struct Shortcut {
 extern const Shortcut kShortcuts[];
 extern const int kShortcutCount;
 
+// Whether a held key repeats the action: stepping, zooming and resizing do;
+// a toggle or a one-shot (a screenshot, an export, a file to open) happens
+// once per press, however long the key is held.
+bool repeats(Action action);
+
 }  // namespace poolscope::gui
