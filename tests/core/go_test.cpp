@@ -480,6 +480,40 @@ TEST_CASE("go::ThreadGroup: many short threads started from several goroutines a
 // time for this instance of Once. [...] no call to Do returns until the one
 // call to f returns." (sync.Once's doc.) go::Cond is tested where ants uses
 // it, on its spin lock (tests/ants/spinlock_test.cpp).
+TEST_CASE("go::Once: Do runs f once: a concurrent Do returns only after that f has returned") {
+  go::Once once;
+  go::Chan<int> entered, leave;
+  std::atomic<int> runs{0};
+  Goroutine first([&] {
+    once.Do([&] {
+      ++runs;
+      entered.send(1);
+      leave.recv();  // f is still running until the test lets it go
+    });
+  });
+  entered.recv();
+  Goroutine second([&] { once.Do([&] { ++runs; }); });
+  second.await_blocked("the second Do waits for the first f");
+  CHECK_FALSE(second.done());
+  leave.send(1);
+  first.join();
+  second.join();
+  CHECK(runs == 1);
+  once.Do([&] { ++runs; });
+  CHECK(runs == 1);
+}
+
+TEST_CASE("go::Once: an f that panics (throws) counts as done, as in Go") {
+  go::Once once;
+  int runs = 0;
+  CHECK_THROWS(once.Do([&] {
+    ++runs;
+    throw std::runtime_error("panic");
+  }));
+  once.Do([&] { ++runs; });
+  CHECK(runs == 1);
+}
+
 // sync.Mutex: "A Mutex is a mutual exclusion lock." Two threads meeting on
 // it all the time (each lock then finds it held about half the time, so the
 // spin and its try_lock run) lose no increment.
@@ -518,38 +552,4 @@ TEST_CASE("go::Mutex: a Lock on a held mutex spins a little, then sleeps until t
   CHECK(got);
   CHECK(mu.try_lock());  // the waiter unlocked it
   mu.unlock();
-}
-
-TEST_CASE("go::Once: Do runs f once: a concurrent Do returns only after that f has returned") {
-  go::Once once;
-  go::Chan<int> entered, leave;
-  std::atomic<int> runs{0};
-  Goroutine first([&] {
-    once.Do([&] {
-      ++runs;
-      entered.send(1);
-      leave.recv();  // f is still running until the test lets it go
-    });
-  });
-  entered.recv();
-  Goroutine second([&] { once.Do([&] { ++runs; }); });
-  second.await_blocked("the second Do waits for the first f");
-  CHECK_FALSE(second.done());
-  leave.send(1);
-  first.join();
-  second.join();
-  CHECK(runs == 1);
-  once.Do([&] { ++runs; });
-  CHECK(runs == 1);
-}
-
-TEST_CASE("go::Once: an f that panics (throws) counts as done, as in Go") {
-  go::Once once;
-  int runs = 0;
-  CHECK_THROWS(once.Do([&] {
-    ++runs;
-    throw std::runtime_error("panic");
-  }));
-  once.Do([&] { ++runs; });
-  CHECK(runs == 1);
 }

@@ -44,11 +44,9 @@ std::vector<PoolRange> range_stats(std::span<const Event> events, std::size_t po
         if (in) {
           ++r.ended;
           if (e.kind == EventKind::task_threw) ++r.threw;
-          if (e.arg != 1)
-            if (auto w = since_submit(); w >= 0) r.end_to_end.push_back(w);
         }
-        if (e.arg != 1) submitted[e.pool].erase(e.task);  // else its request ends at its task_completed
-        break;
+        if (e.arg == 1) break;  // its request ends at its task_completed
+        [[fallthrough]];
       case EventKind::task_completed:
         if (in)
           if (auto w = since_submit(); w >= 0) r.end_to_end.push_back(w);
