@@ -178,6 +178,7 @@ Design antsFamily(std::string name, std::string summary, std::vector<ParamSpec> 
       .summary = std::move(summary),
       .docs = "docs/pools/ants.md",
       .origin = "design",
+      .runtime = "goroutines",
       .params = std::move(params),
       .make = std::move(make),
   };

@@ -1,6 +1,7 @@
 #include "pools/core/registry.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "pools/core/self_stop.h"
@@ -16,7 +17,7 @@ const ParamSpec* Design::param(std::string_view name) const {
 json Design::to_json() const {
   json ps = json::array();
   for (const ParamSpec& p : params) ps.push_back(p.to_json());
-  return {{"name", name}, {"summary", summary}, {"docs", docs}, {"origin", origin}, {"params", ps}};
+  return {{"name", name}, {"summary", summary}, {"docs", docs}, {"origin", origin}, {"runtime", runtime}, {"params", ps}};
 }
 
 Registry& Registry::global() {
@@ -29,6 +30,9 @@ void Registry::add(Design design) {
   auto same = [&](const Design& d) { return d.name == design.name; };
   if (std::any_of(designs_.begin(), designs_.end(), same))
     throw std::logic_error("poolscope: pool design '" + design.name + "' registered twice");
+  if (std::find(std::begin(kRuntimes), std::end(kRuntimes), design.runtime) == std::end(kRuntimes))
+    throw std::logic_error("poolscope: pool design '" + design.name + "' declares runtime '" + design.runtime +
+                           "' (expected goroutines, jvm, os-threads or processes)");
   designs_.push_back(std::move(design));
 }
 

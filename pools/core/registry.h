@@ -25,6 +25,11 @@ struct Design {
   std::string summary;  // one line: the idea a student should see
   std::string docs;     // its page, e.g. "docs/pools/fasthttp.md"
   std::string origin;   // "baseline", "design" or "lab"
+  // The runtime its original runs on, one of kRuntimes: "goroutines" (Go's
+  // designs), "jvm" (Java's), "os-threads" (C's: nginx, Redis, and the labs'
+  // pools, which students write on OS threads), "processes" (php-fpm). The
+  // simulation's default costs and a real run's runtime follow it.
+  std::string runtime = "os-threads";
   std::vector<ParamSpec> params;
   // Builds a pool from validated params. May throw ConfigError for rules that
   // span parameters (e.g. ants: PreAlloc with unlimited size), quoting the
@@ -32,14 +37,19 @@ struct Design {
   PoolFactory make;
 
   const ParamSpec* param(std::string_view name) const;
-  json to_json() const;  // name, summary, docs, origin, params
+  json to_json() const;  // name, summary, docs, origin, runtime, params
 };
+
+// What Design::runtime may say.
+inline constexpr std::string_view kRuntimes[] = {"goroutines", "jvm", "os-threads", "processes"};
+
 
 class Registry {
  public:
   static Registry& global();
 
-  void add(Design design);  // throws std::logic_error on a duplicate name
+  // Throws std::logic_error on a duplicate name or a runtime not in kRuntimes.
+  void add(Design design);
   const Design* find(std::string_view name) const;
   // Throws ConfigError("unknown pool design 'x' (known: ...)").
   const Design& get(std::string_view name) const;

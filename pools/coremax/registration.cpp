@@ -77,6 +77,7 @@ Design coremax_design() {
           "max, then reject or block), flaw included: workers never expire",
       .docs = "docs/pools/coremax.md",
       .origin = "design",
+      .runtime = "goroutines",
       .params =
           {
               int_param("coreSize", 4, 0, "workers", "workers started for tasks before any task is queued"),

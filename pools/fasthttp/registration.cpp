@@ -118,6 +118,7 @@ Design fasthttp_design() {
           "busy; a cleaner stops the workers idle longer than MaxIdleWorkerDuration, oldest first",
       .docs = "docs/pools/fasthttp.md",
       .origin = "design",
+      .runtime = "goroutines",
       .params =
           {
               {.name = "MaxWorkersCount",

@@ -55,6 +55,7 @@ Design gammazero_design() {
           "start up to the max, and one idle worker stops per idle-timeout tick",
       .docs = "docs/pools/gammazero.md",
       .origin = "design",
+      .runtime = "goroutines",
       .params =
           {
               {.name = "maxWorkers",

@@ -70,6 +70,7 @@ Design gopool_design() {
           "exits the moment the list is empty: never an idle worker",
       .docs = "docs/pools/gopool.md",
       .origin = "design",
+      .runtime = "goroutines",
       .params =
           {
               {.name = "cap",

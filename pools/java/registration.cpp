@@ -171,6 +171,7 @@ Design java_design() {
           "FutureTask keeps the exception",
       .docs = "docs/pools/java.md",
       .origin = "design",
+      .runtime = "jvm",
       .params =
           {
               size_param("corePoolSize", 2, 0, "threads kept even when idle (unless allowCoreThreadTimeOut)"),

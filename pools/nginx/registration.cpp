@@ -64,6 +64,7 @@ Design nginx_design() {
                  "wait; finished tasks go back to the one event-loop thread, which runs their completions",
       .docs = "docs/pools/nginx.md",
       .origin = "design",
+      .runtime = "os-threads",
       .params =
           {
               {.name = "threads",

@@ -142,6 +142,7 @@ Design phpfpm_design() {
           "timeout)",
       .docs = "docs/pools/phpfpm.md",
       .origin = "design",
+      .runtime = "processes",
       .params =
           {
               {.name = "pm",

@@ -107,6 +107,7 @@ Design redis_io_design() {
                  "threads, then busy-waits for them; threaded only at 2 x io-threads pending; no queue, no growth",
       .docs = "docs/pools/redis.md",
       .origin = "design",
+      .runtime = "os-threads",
       .params =
           {
               {.name = "io-threads",
@@ -159,6 +160,7 @@ Design redis_bio_design() {
                  "unbounded FIFO list: a job waits only behind jobs of its own type",
       .docs = "docs/pools/redis.md",
       .origin = "design",
+      .runtime = "os-threads",
       .params =
           {
               {.name = "jobType",

@@ -45,6 +45,7 @@ Design spawn_design() {
       .summary = "a new thread per task, no reuse and no limit (net/http's go-per-connection): the baseline",
       .docs = "docs/pools/spawn.md",
       .origin = "baseline",
+      .runtime = "goroutines",
       .params = {},
       .make = [](const Params&, const TraceTarget& target) { return std::make_unique<SpawnPool>(target); },
   };

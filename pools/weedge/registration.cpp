@@ -97,6 +97,7 @@ Design weedge_design() {
           "backlog, shrinks after 30 s, with its quirks kept",
       .docs = "docs/pools/weedge.md",
       .origin = "design",
+      .runtime = "goroutines",
       .params =
           {
               {.name = "minWorkerNum",

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <thread>
 
+#include "pools/core/registry.h"
 #include "scenarios/engine/findings.h"
 #include "scenarios/engine/theory.h"
 
@@ -275,6 +276,7 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
     const PoolOutcome& p = outcome.pools[i];
     const metrics::PoolMetrics* pm = metrics.pool(p.trace_id);
     json pj = {{"name", p.name}, {"design", p.design}, {"config", p.config}};
+    if (const Design* d = Registry::global().find(p.design)) pj["runtime"] = d->runtime;  // its original's
     if (p.events_dropped) pj["events_dropped"] = p.events_dropped;  // only when some were
     if (pm) {
       pj["summary"] = summary_json(pm->summary(outcome.workload_end.count()), p, complete);

@@ -96,7 +96,8 @@ int list_pools(bool as_json) {
   }
   for (const auto& name : r.names()) {
     const Design& d = r.get(name);
-    std::cout << std::left << std::setw(14) << d.name << " " << std::setw(9) << d.origin << " " << d.summary << "\n";
+    std::cout << std::left << std::setw(14) << d.name << " " << std::setw(9) << d.origin << " " << std::setw(10)
+              << d.runtime << " " << d.summary << "\n";
   }
   return kOk;
 }
@@ -109,6 +110,7 @@ int describe_pool(const std::string& name, bool as_json) {
   }
   std::cout << d.name << ": " << d.summary << "\n";
   if (!d.docs.empty()) std::cout << "docs: " << d.docs << "\n";
+  std::cout << "runtime: " << d.runtime << " (its original's)\n";
   if (d.params.empty()) std::cout << "\n(no parameters)\n";
   for (const ParamSpec& p : d.params) {
     std::cout << "\n  " << p.name << " (" << type_name(p.type) << (p.live ? ", live" : "") << ")\n";

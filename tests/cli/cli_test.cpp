@@ -69,6 +69,9 @@ TEST_CASE("cli: describe and scenarios print their text") {
     CHECK_THAT(d.out, Contains("\n    " + p["help"].get<std::string>() + "\n"));
   }
   CHECK_THAT(run("describe spawn").out, Contains("(no parameters)"));
+  CHECK_THAT(d.out, Contains("\nruntime: jvm (its original's)\n"));
+  CHECK(dj["runtime"] == "jvm");
+  CHECK_THAT(run("pools").out, Contains("\nfasthttp       design    goroutines "));
 
   // scenarios: one line per shipped scenario, its name then its lesson.
   Result s = run("scenarios");
@@ -372,6 +375,7 @@ TEST_CASE("cli: a stall writes its result, says so on stderr, and exits 1") {
   json result = json::parse(slurp(out));
   CHECK(result["status"] == "stalled");
   const json pool = pool_named(result, "java-1");
+  CHECK(pool["runtime"] == "jvm");  // the design's declaration, recorded per pool
   const json& stall = pool["summary"]["stall"];
   REQUIRE(stall.is_object());
   CHECK(stall["state"]["busy"] == 1);    // the parent, waiting

@@ -1,6 +1,7 @@
 #include "pools/core/registry.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 
 using namespace poolscope;
 using Catch::Matchers::Contains;
@@ -96,4 +97,31 @@ TEST_CASE("registry: every design gives units alike: what an integer counts, non
       if (p.type == ParamType::integer) CHECK_FALSE(p.unit.empty());
     }
   }
+}
+
+TEST_CASE("registry: each design declares the runtime its original runs on") {
+  const Registry& r = Registry::global();
+  const std::map<std::string, std::string> expected = {
+      {"ants", "goroutines"},      {"ants-multi", "goroutines"}, {"coremax", "goroutines"},
+      {"fasthttp", "goroutines"},  {"gammazero", "goroutines"},  {"gopool", "goroutines"},
+      {"spawn", "goroutines"},     {"weedge", "goroutines"},     {"java", "jvm"},
+      {"nginx", "os-threads"},     {"redis-io", "os-threads"},   {"redis-bio", "os-threads"},
+      {"phpfpm", "processes"},     {"registry-test", "os-threads"}};  // a lab's pool: the default
+  for (const auto& [name, runtime] : expected) {
+    CAPTURE(name);
+    REQUIRE(r.find(name) != nullptr);
+    CHECK(r.get(name).runtime == runtime);
+    CHECK(r.get(name).to_json()["runtime"] == runtime);
+  }
+  // Every lab's pool (starter or solution) is an OS-thread pool: students write those.
+  for (const std::string& name : r.names())
+    if (r.get(name).origin == "lab") CHECK(r.get(name).runtime == "os-threads");
+
+  Design bad = test_design();
+  bad.name = "registry-test-bad-runtime";
+  bad.runtime = "green-threads";
+  CHECK_THROWS_WITH(Registry::global().add(bad),
+                    "poolscope: pool design 'registry-test-bad-runtime' declares runtime 'green-threads' "
+                    "(expected goroutines, jvm, os-threads or processes)");
+  CHECK(r.find("registry-test-bad-runtime") == nullptr);
 }
