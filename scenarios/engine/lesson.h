@@ -220,6 +220,7 @@ struct Answer {
   bool known = false;
   std::string why_not;  // when not known
   double number = 0;    // number
+  bool seconds = false; // number: a time, in seconds
   std::vector<std::string> pools;  // pool: one; order: every choice, in order
   std::vector<std::pair<std::string, double>> figures;  // pool, order: each choice's value
   // "3", "ants", "ants > fasthttp > gopool", with units where they help.

@@ -221,10 +221,13 @@ std::string_view to_string(AnswerKind k) {
 
 std::string Query::describe() const {
   std::string out = figure ? figure->name : "?";
-  if (!kind.empty()) out += " " + kind;
+  if (!kind.empty()) out = (figure && figure->kind == FigureKind::first_event ? "first " : "events ") + kind;
   if (!rule.empty()) out += " (rule " + rule + ")";
   if (!pool.empty()) out += " of " + pool;
-  out += at ? " at " + format_duration(*at) : " at the end";
+  if (at) out += " at " + format_duration(*at);
+  else if (figure && figure->kind == FigureKind::first_event) out += " (time, s)";
+  else if (figure && figure->kind == FigureKind::events) out += " in the whole run";
+  else out += " at the end";
   return out;
 }
 
@@ -304,7 +307,7 @@ Value evaluate(const Query& q, const RunData& run) {
 
 std::string Answer::text() const {
   if (!known) return "(not known: " + why_not + ")";
-  if (pools.empty()) return number_text(number, false);
+  if (pools.empty()) return number_text(number, false) + (seconds ? " s" : "");
   std::string out;
   for (const auto& p : pools) out += (out.empty() ? "" : " > ") + p;
   return out;
@@ -320,6 +323,7 @@ Answer compute_answer(const Predict& p, const RunData& run) {
     }
     a.known = true;
     a.number = *v.number;
+    a.seconds = p.query.figure->seconds;
     return a;
   }
   for (const std::string& pool : p.choices) {
