@@ -281,6 +281,7 @@ struct Response {
   std::size_t step = 0;   // from 1
   StudentAnswer answer;
   Grade grade;
+  Answer run;             // the run's answer it was graded against
 };
 struct TryResponse {
   std::size_t step = 0;

@@ -141,9 +141,16 @@ const metrics::PoolMetrics* pool_of(const metrics::RunMetrics& m, const std::str
 std::string number_text(double v, bool seconds) {
   if (seconds) return format_duration(Nanos(static_cast<std::int64_t>(std::llround(v * 1e9))));
   char buf[40];
-  if (v == std::floor(v) && std::abs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
+  if (v == std::floor(v) && std::abs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  // Three decimals at most, trailing zeros dropped: 0.25, 1.5, 20 (for 20.000056).
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  std::string out = buf;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out == "-0" ? "0" : out;
 }
 
 // The run's metrics up to scenario time t (events after it left out).
@@ -418,7 +425,7 @@ Grade grade(const Predict& p, const StudentAnswer& student, const Answer& run) {
     return g;
   }
   g.within = names == run.pools;
-  g.why = g.within ? "the same" : "the run says " + g.run;
+  g.why = g.within ? "the same" : p.answer == AnswerKind::pool ? "another pool" : "another order";
   return g;
 }
 
