@@ -65,6 +65,10 @@ std::vector<std::string> figure_names();
 // A query's `at` may reach past the workload's end into the drain by this much.
 inline Nanos overrun_grace() { return std::chrono::seconds(60); }
 
+// A figure's value as the key and the panel show it: at most three
+// decimals ("0.251", "20", "3.4 s" for a time).
+std::string format_value(double v, bool seconds);
+
 // What a question or a try's condition reads from a run.
 struct Query {
   std::string pool;              // a pool of the step's scenario ("" for a choice or an order: each choice)
@@ -223,7 +227,7 @@ struct Answer {
   bool seconds = false; // number: a time, in seconds
   std::vector<std::string> pools;  // pool: one; order: every choice, in order
   std::vector<std::pair<std::string, double>> figures;  // pool, order: each choice's value
-  // "3", "ants", "ants > fasthttp > gopool", with units where they help.
+  // "3", "20 s", "ants", "ants, fasthttp, gopool" (an order, in the predict's direction).
   std::string text() const;
 };
 Answer compute_answer(const Predict& p, const RunData& run);

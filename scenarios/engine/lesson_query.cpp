@@ -139,7 +139,7 @@ const metrics::PoolMetrics* pool_of(const metrics::RunMetrics& m, const std::str
 }
 
 std::string number_text(double v, bool seconds) {
-  if (seconds) return format_duration(Nanos(static_cast<std::int64_t>(std::llround(v * 1e9))));
+  if (seconds) return number_text(v, false) + " s";
   char buf[40];
   if (v == std::floor(v) && std::abs(v) < 1e15) {
     std::snprintf(buf, sizeof buf, "%.0f", v);
@@ -194,6 +194,8 @@ bool compare(double a, const std::string& op, double b) {
 }
 
 }  // namespace
+
+std::string format_value(double v, bool seconds) { return number_text(v, seconds); }
 
 const std::vector<Figure>& figures() {
   static const std::vector<Figure> out = [] {
@@ -316,7 +318,7 @@ std::string Answer::text() const {
   if (!known) return "(not known: " + why_not + ")";
   if (pools.empty()) return number_text(number, false) + (seconds ? " s" : "");
   std::string out;
-  for (const auto& p : pools) out += (out.empty() ? "" : " > ") + p;
+  for (const auto& p : pools) out += (out.empty() ? "" : ", ") + p;
   return out;
 }
 
@@ -333,6 +335,7 @@ Answer compute_answer(const Predict& p, const RunData& run) {
     a.seconds = p.query.figure->seconds;
     return a;
   }
+  a.seconds = p.query.figure->seconds;
   for (const std::string& pool : p.choices) {
     Query q = p.query;
     q.pool = pool;
@@ -419,7 +422,7 @@ Grade grade(const Predict& p, const StudentAnswer& student, const Answer& run) {
   std::vector<std::string> names;
   if (const auto* one = std::get_if<std::string>(&student)) names = {*one};
   else names = std::get<std::vector<std::string>>(student);
-  for (const auto& n : names) g.student += (g.student.empty() ? "" : " > ") + n;
+  for (const auto& n : names) g.student += (g.student.empty() ? "" : ", ") + n;
   if (!run.known) {
     g.why = "the run's answer is not known";
     return g;
