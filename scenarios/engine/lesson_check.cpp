@@ -75,6 +75,9 @@ CheckReport check_lesson(const Lesson& lesson) {
       e.kind = "predict";
       e.question = p.question;
       e.query = p.query.describe();
+      if (p.answer == AnswerKind::pool) e.query = "the pool with the " + std::string(p.highest ? "highest " : "lowest ") + e.query;
+      if (p.answer == AnswerKind::order)
+        e.query = "the pools in order of " + e.query + (p.highest ? ", highest first" : ", lowest first");
       e.answer = compute_answer(p, data_of(r));
       if (p.answer == AnswerKind::number) {
         e.tolerance = p.tolerance;

@@ -4,7 +4,8 @@
 # and failing without), so a change to a design that changes an answer fails
 # here, not in front of a class. The lessons, their answer keys, a student's
 # answers and their grade (Gradescope and PrairieLearn) match their schemas,
-# and the grade runs the lesson again instead of trusting the document.
+# and the grade runs the lesson again instead of trusting the document;
+# docs/lesson-keys.md is what the runs say.
 #   check_lessons.sh POOLSCOPE SOURCE_DIR WORK_DIR
 set -euo pipefail
 runner=$1 source_dir=$2 work=$3
@@ -19,6 +20,11 @@ $validate "$schemas/lesson-key.schema.json" "$work/key.json"
 shipped=$(ls "$source_dir"/scenarios/lessons/*.json | wc -l)
 checked=$(grep -c '"format": "poolscope-lesson-key/1"' "$work/key.json")
 [[ $checked -eq $shipped ]] || fail "$shipped lessons shipped, $checked checked"
+
+# The answer keys in the docs are the runs' (scripts/gen-lesson-keys writes them).
+"$source_dir/scripts/gen-lesson-keys" "$runner" "$work/lesson-keys.md"
+diff -u "$source_dir/docs/lesson-keys.md" "$work/lesson-keys.md" >"$work/keys.diff" ||
+  fail "docs/lesson-keys.md is out of date (run scripts/gen-lesson-keys): $(head -40 "$work/keys.diff")"
 
 # A student: step 2 right (50 workers, within 5), step 3 wrong, step 5's try set.
 "$runner" lesson answer after-the-burst --student alice --step 2=47 --step 3=fasthttp --step 5=1s \
