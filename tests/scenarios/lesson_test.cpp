@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "scenarios/engine/data_dir.h"
 #include "scenarios/engine/engine.h"
 #include "scenarios/engine/lesson.h"
 
@@ -106,6 +107,16 @@ TEST_CASE("figures are named as the comparison table, the runner's table and the
   CHECK(find_figure("queue peak") == find_figure("peak queued"));
   CHECK(find_figure("workers now")->kind == FigureKind::series);
   CHECK(find_figure("no such") == nullptr);
+}
+
+TEST_CASE("docs/lessons.md names every figure a query accepts") {
+  std::ifstream in(data_path("docs/lessons.md"));
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE_FALSE(doc.empty());
+  for (const Figure& f : figures()) {
+    INFO(f.name);
+    CHECK(doc.find("`" + f.name + "`") != std::string::npos);
+  }
 }
 
 TEST_CASE("a predict's answer comes from the run: a number, a pool, and none yet from a partial run") {
