@@ -17,6 +17,8 @@ files=() wants=()
 # (Tabs read as a non-blank separator: IFS=$'\t' would merge an empty JSON path with its neighbours.)
 while IFS=$'\x1f' read -r kind file path expect; do
   [[ $kind == \#* || -z $kind ]] && continue
+  # Lessons are opened from the Lesson menu, not as a dropped scenario or result (issue 48).
+  [[ $kind == lesson ]] && continue
   files+=("$bad/$file")
   wants+=("$file: ${path:+$path: }"$'\t'"$expect")
 done < <(tr '\t' '\037' <"$bad/expected.tsv")

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "scenarios/engine/lesson.h"
 #include "scenarios/engine/result_reader.h"
 #include "scenarios/engine/scenario.h"
 #include "scenarios/engine/workload.h"
@@ -108,6 +109,38 @@ TEST_CASE("through the runner every bad scenario exits 2 with the message and wr
     INFO(c.file);
     fs::remove(out);
     Result r = runner("run " + quote((bad_dir() / c.file).string()) + " -q --out " + quote(out.string()));
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains(where(c.file, c.path)) && Contains(c.expect));
+    CHECK(r.out.empty());
+    CHECK_FALSE(fs::exists(out));
+  }
+}
+
+TEST_CASE("every bad lesson is refused naming the file, the step, the field and what was expected") {
+  std::size_t lessons = 0;
+  for (const Case& c : corpus()) {
+    if (c.kind != "lesson") continue;
+    INFO(c.file);
+    ++lessons;
+    std::string msg = "(accepted)";
+    try {
+      poolscope::scenario::lesson::load_lesson(bad_dir() / c.file);
+    } catch (const ScenarioError& e) {
+      msg = e.what();
+    }
+    CHECK_THAT(msg, Contains(where(c.file, c.path)) && Contains(c.expect));
+    CHECK(msg.size() < 1000);
+  }
+  CHECK(lessons >= 20);
+}
+
+TEST_CASE("through the runner every bad lesson exits 2 with the message and writes nothing", "[runner]") {
+  fs::path out = scratch() / "corpus-key.json";
+  for (const Case& c : corpus()) {
+    if (c.kind != "lesson") continue;
+    INFO(c.file);
+    fs::remove(out);
+    Result r = runner("lesson check " + quote((bad_dir() / c.file).string()) + " --json " + quote(out.string()));
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Contains(where(c.file, c.path)) && Contains(c.expect));
     CHECK(r.out.empty());
