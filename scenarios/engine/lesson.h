@@ -194,8 +194,13 @@ std::vector<LessonEntry> list_lessons();
 std::filesystem::path resolve_lesson(const std::string& name_or_path);
 
 // The step's scenario with the try's change applied (its suggestion, or the
-// student's `value`): what a student's try runs.
+// student's `value`, which must lie in the try's range or choices, and be a
+// value the design accepts): what a student's try runs. Errors are
+// ScenarioErrors at "/steps/N/try/value".
 Scenario with_change(const Lesson& lesson, const Step& step, const json& value);
+// Throws ConfigError unless `value` is one of the try's choices or within
+// its min..max (numbers, or durations such as "1s").
+void check_try_value(const Try& t, const json& value);
 
 // ------------------------------------------------------------ evaluation
 

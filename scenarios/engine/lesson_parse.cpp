@@ -204,6 +204,11 @@ Try parse_try(const json& j, const std::string& path, const Scenario& s) {
   if (t.choices.empty() && (t.min.is_null() || t.max.is_null()))
     throw ConfigError(path, "expected the range the student may set: \"min\" and \"max\", or \"choices\"");
   t.suggest = r.required("suggest");
+  try {
+    check_try_value(t, t.suggest);
+  } catch (const ConfigError& e) {
+    throw ConfigError(r.path_of("suggest"), e.message());
+  }
   t.look_for = text_field(r, "look_for");
   t.holds = parse_condition(r.required("holds"), r.path_of("holds"), s);
   t.explain = text_field(r, "explain");
@@ -420,15 +425,46 @@ Lesson load_lesson(const std::filesystem::path& file) {
   return parse_lesson_json(read_scenario_json(file), file.string());
 }
 
+namespace {
+
+// A value as a number to compare with the try's range: a number, or a
+// duration in nanoseconds; nullopt for anything else.
+std::optional<double> comparable(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    const DurationParse d = parse_duration_checked(v.get_ref<const std::string&>());
+    if (d.status == DurationParse::Status::ok) return static_cast<double>(d.value.count());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void check_try_value(const Try& t, const json& value) {
+  const std::string path = t.path + "/value";
+  if (!t.choices.empty()) {
+    if (std::find(t.choices.begin(), t.choices.end(), value) == t.choices.end()) {
+      std::string list;
+      for (const json& c : t.choices) list += (list.empty() ? "" : ", ") + c.dump();
+      fail_at(path, "one of " + list, value);
+    }
+    return;
+  }
+  const auto v = comparable(value), lo = comparable(t.min), hi = comparable(t.max);
+  if (!v || !lo || !hi || *v < *lo || *v > *hi)
+    fail_at(path, "a value from " + t.min.dump() + " to " + t.max.dump(), value);
+}
+
 Scenario with_change(const Lesson& lesson, const Step& step, const json& value) {
   if (!step.try_) return step.scenario;
   try {
+    if (value != step.try_->suggest) check_try_value(*step.try_, value);
     return resolve_step_scenario(step.scenario_ref, lesson.file, {{step.try_->pool + "." + step.try_->param, value}},
                                  step.try_->path + "/value");
   } catch (const ScenarioError&) {
     throw;
   } catch (const ConfigError& e) {
-    throw ScenarioError(lesson.file, e);
+    throw ScenarioError(lesson.file, with_step_number(e));
   }
 }
 

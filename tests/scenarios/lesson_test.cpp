@@ -184,6 +184,9 @@ TEST_CASE("a try holds on its suggested change and fails on the unchanged run") 
   const TryOutcome after = check_try(*st.try_, data(run(with_change(l, st, st.try_->suggest))));
   CHECK(after.holds);
   CHECK_THROWS_AS(with_change(l, st, json("lots")), ScenarioError);
+  CHECK_THROWS_WITH(with_change(l, st, json(100)),
+                    Contains("t.json: /steps/3/try/value: step 4: expected a value from 1 to 64, got 100"));
+  CHECK_NOTHROW(with_change(l, st, json(64)));
 }
 
 TEST_CASE("the check computes every answer and finds a question with no single answer") {
