@@ -95,7 +95,13 @@ TEST_CASE("a malformed lesson names the file, the step (from 1) and the field") 
                               Contains("did you mean \"workers peak\"?"));
   j = lesson_json();
   j["steps"][3]["try"]["suggest"] = "lots";
-  CHECK_THAT(error_of(j), Contains("t.json: /steps/3/try/suggest: step 4: ") && Contains("MaxWorkersCount"));
+  CHECK_THAT(error_of(j), Contains("t.json: /steps/3/try/suggest: step 4: expected a value from 1 to 64"));
+  // In the range, and still refused by the design: its own message, under the step.
+  j = lesson_json();
+  j["steps"][3]["try"] = {{"pool", "ants"}, {"param", "ExpiryDuration"}, {"choices", {"-1s", "1s"}},
+                          {"suggest", "-1s"}, {"look_for", "l"}, {"explain", "e"},
+                          {"holds", lesson_json()["steps"][3]["try"]["holds"]}};
+  CHECK_THAT(error_of(j), Contains("t.json: /steps/3/try/suggest: step 4: ") && Contains("ErrInvalidPoolExpiry"));
   j = lesson_json();
   j["steps"][2]["predict"]["query"]["pool"] = "ants";
   CHECK_THAT(error_of(j), Contains("/steps/2/predict/query/pool: step 3: expected no pool"));
