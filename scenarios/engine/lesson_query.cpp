@@ -271,6 +271,7 @@ Value evaluate(const Query& q, const RunData& run) {
       }
       const Summary s = from->summary(end);
       if (!q.rule.empty()) {
+        if (!d.by_rule) return {std::nullopt, "\"" + q.figure->name + "\" has no count by rule"};
         const auto* by = d.by_rule(s);
         auto it = by->find(q.rule);
         return {it == by->end() ? 0.0 : static_cast<double>(it->second), ""};
@@ -285,7 +286,9 @@ Value evaluate(const Query& q, const RunData& run) {
     }
     case FigureKind::first_event:
     case FigureKind::events: {
-      const EventKind kind = *parse_kind(q.kind);
+      const std::optional<EventKind> parsed = parse_kind(q.kind);
+      if (!parsed) return {std::nullopt, "no event kind '" + q.kind + "'"};
+      const EventKind kind = *parsed;
       const bool first = q.figure->kind == FigureKind::first_event;
       std::uint64_t count = 0;
       std::int64_t when = -1;
@@ -324,6 +327,10 @@ std::string Answer::text() const {
 
 Answer compute_answer(const Predict& p, const RunData& run) {
   Answer a;
+  if (!p.query.figure) {
+    a.why_not = "no figure";
+    return a;
+  }
   if (p.answer == AnswerKind::number) {
     Value v = evaluate(p.query, run);
     if (!v.number) {
@@ -435,6 +442,10 @@ Grade grade(const Predict& p, const StudentAnswer& student, const Answer& run) {
 TryOutcome check_try(const Try& t, const RunData& run) {
   TryOutcome o;
   const Condition& c = t.holds;
+  if (!c.left.figure || (c.right_query && !c.right_query->figure)) {
+    o.why = "no figure";
+    return o;
+  }
   Value l = evaluate(c.left, run);
   if (!l.number) {
     o.why = c.left.describe() + ": " + l.why_not;
