@@ -35,6 +35,10 @@ struct RunOptions {
   std::size_t trace_capacity = std::size_t{1} << 18;
   std::chrono::milliseconds poll{2};        // how often the trace is drained and the watchdog looks
   std::chrono::seconds shutdown_limit{30};  // wall time a stalled pool gets to shut down
+  // A real run's stall also needs this much wall time without progress, on
+  // top of the watchdog's scenario time: at time_scale 0.001 a 10 s watchdog
+  // is 10 ms of wall time, which a busy machine's scheduling alone can pass.
+  std::chrono::milliseconds stall_wall_floor{1000};
   Limits limits;                            // checked (count_workload) before anything runs
   // A simulated run (the scenario's "simulation", or --sim): these settings
   // instead of the scenario's (explore: one seed and policy per schedule).
@@ -126,6 +130,15 @@ struct RunOutcome {
   // still accounted for.
   std::optional<std::string> thread_refused;
   bool stalled() const;
+  // A real run whose whole process was starved: the wall clock went on while
+  // the process's own CPU time stood still (SIGSTOP, a suspended laptop or
+  // VM, a machine too loaded to run any of its threads). No pool is blamed
+  // for that time: the watchdog starts counting again after it.
+  struct Starved {
+    Time at{0};     // scenario time the engine saw it (when it ran again)
+    Nanos wall{0};  // the wall time the process lost
+  };
+  std::vector<Starved> starved;
 
   // A simulated run: its settings and what the World did.
   struct Simulation {
@@ -207,6 +220,7 @@ class Run {
   void monitor(Segment& seg);
   bool watch(const Segment& seg, Driver& d, Time now);  // true: its shutdown hung
   void report_stall(Driver& d, Time now, Time last_progress, const char* reason);
+  void note_starved(Time now, Nanos wall, Nanos scenario);
   bool close_pools(Segment& seg, Time now, bool stop, bool hung, bool& draining);  // true: all closed
   void collect(Segment& seg, const std::vector<std::size_t>& pools);
   void drain_trace(std::vector<Event>& batch);
@@ -234,6 +248,10 @@ class Run {
   std::unique_ptr<Simulation> sim_;           // a simulation's World and what it reports
   std::atomic<sim::World*> world_{nullptr};   // the World, while it runs
   std::chrono::steady_clock::time_point started_wall_;
+  // Scenario time up to which the process was starved (note_starved): the
+  // watchdog counts from there; -1 if never. The monitor's alone.
+  Time starved_until_{-1};
+  Nanos starved_scenario_{0};  // the scenario time those starvations took, kept out of the overrun bound
   mutable std::mutex m_;                    // guards the fields below
   std::shared_ptr<Clock> clock_;            // the running segment's (an AdjustableClock when real)
   std::vector<Driver*> live_;

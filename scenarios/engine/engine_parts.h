@@ -41,6 +41,11 @@ struct Run::Driver {
   std::atomic<bool> closed{false};   // and returned
   Time busy_since{-1};
   Time parents_blocked_since{-1};  // since when parents_block_workers() has held
+  // Run::elapsed() when the watchdog's current no-progress window (from its
+  // start in scenario time) and parents-blocked window began: a real run's
+  // stall also needs RunOptions::stall_wall_floor of wall time.
+  Time window_from{-1};
+  Nanos window_wall{0}, parents_blocked_wall{0};
   Nanos stalled_at{0};  // Run::elapsed() when the stall was seen
   bool release_pending = false;  // stalled: release waiting parents once shutdown has dropped the queue
 

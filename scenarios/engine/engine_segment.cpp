@@ -169,10 +169,34 @@ void Run::monitor(Segment& seg) {
   std::vector<Event> batch;
   bool draining = false;
   bool hung = false;
+  // The last look, for a real run: a wall gap of at least kStarvedGap in
+  // which the process's CPU time moved less than 1/kStarvedShare of it is a
+  // process that did not run at all (the monitor alone polls every 2 ms).
+  constexpr Nanos kStarvedGap = std::chrono::milliseconds(250);
+  constexpr double kStarvedShare = 100;
+  starved_until_ = Time(-1);  // each segment has a clock of its own
+  starved_scenario_ = Nanos(0);
+  auto last_wall = std::chrono::steady_clock::now();
+  double last_cpu = simulated_ ? 0 : sample_process().cpu_seconds;
+  Time last_now = seg.clock->now();
   for (;;) {
     drain_trace(batch);
-    if (!simulated_) seg.peak_rss = std::max(seg.peak_rss, sample_process().rss_bytes);
     const Time now = seg.clock->now();
+    if (!simulated_) {
+      const ProcessSample sample = sample_process();
+      seg.peak_rss = std::max(seg.peak_rss, sample.rss_bytes);
+      // Read after `now`: a stop anywhere before here is in this gap, and
+      // the windows restart from `at`, after it, whatever `now` said.
+      const auto wall = std::chrono::steady_clock::now();
+      const Time at = seg.clock->now();
+      const Nanos gap = wall - last_wall;
+      if (gap >= kStarvedGap &&
+          (sample.cpu_seconds - last_cpu) * 1e9 * kStarvedShare < static_cast<double>(gap.count()))
+        note_starved(at, gap, at - last_now);
+      last_wall = wall;
+      last_cpu = sample.cpu_seconds;
+      last_now = at;
+    }
     bool stop;
     {
       std::lock_guard g(m_);
@@ -210,7 +234,8 @@ bool Run::watch(const Segment& seg, Driver& d, Time now) {
   // The bound on the whole run: long past the workload's end and still
   // busy (tasks outstanding, or a submitter still inside submit).
   const bool overrun = (in_flight > 0 || d.active > 0) &&
-                       now > workload_.end + overrun_limit(watchdog_, workload_.end) && !segment_paused(seg);
+                       now - starved_scenario_ > workload_.end + overrun_limit(watchdog_, workload_.end) &&
+                       !segment_paused(seg);
   if (!overrun && in_flight == 0) {
     d.busy_since = Time(-1);
     return false;
@@ -230,19 +255,32 @@ bool Run::watch(const Segment& seg, Driver& d, Time now) {
     return false;
   }
   if (d.busy_since < Time(0)) d.busy_since = now;
-  if (!parents_block_workers(traced, d.ctx.parents_waiting_on_workers.load(std::memory_order_relaxed)))
+  if (!parents_block_workers(traced, d.ctx.parents_waiting_on_workers.load(std::memory_order_relaxed))) {
     d.parents_blocked_since = Time(-1);
-  else if (d.parents_blocked_since < Time(0))
-    d.parents_blocked_since = now;
+  } else if (d.parents_blocked_since < Time(0) || d.parents_blocked_since < starved_until_) {
+    d.parents_blocked_since = now;  // (again, after a starved process ran again)
+    if (!simulated_) d.parents_blocked_wall = elapsed();
+  }
+  // The window without progress: from the pool's last task start or end,
+  // its first outstanding task, or the end of a starvation, the latest.
+  const Time from = std::max({d.busy_since, last_progress, starved_until_});
+  if (!simulated_ && from != d.window_from) {
+    d.window_from = from;
+    d.window_wall = elapsed();
+  }
+  // A real run also needs the wall-clock floor: scenario time alone, scaled
+  // down, is a few milliseconds that a busy machine can take from any thread.
+  // (A simulation's time is virtual: no machine can take any of it.)
+  auto floor_passed = [&](Nanos since) { return simulated_ || elapsed() - since >= options_.stall_wall_floor; };
   const char* reason = nullptr;
-  if (now - std::max(d.busy_since, last_progress) > watchdog_)
+  if (now - from > watchdog_ && floor_passed(d.window_wall))
     reason = "no-progress";
   // The blind spot of the rule above: every worker has waited the watchdog
   // time for children queued behind it, while tasks kept starting and
   // ending elsewhere (a caller running them itself). Without that
   // progress, no-progress names it, as before.
   else if (d.parents_blocked_since >= Time(0) && now - d.parents_blocked_since > watchdog_ &&
-           last_progress > d.parents_blocked_since)
+           floor_passed(d.parents_blocked_wall) && last_progress > d.parents_blocked_since)
     reason = "parents-blocked";
   if (reason && !segment_paused(seg)) report_stall(d, now, last_progress, reason);
   return false;
@@ -257,6 +295,16 @@ void Run::report_stall(Driver& d, Time now, Time last_progress, const char* reas
   d.stop_submitting();
   d.start_closer(ShutdownMode::now);
   d.release_pending = true;
+}
+
+// The process did not run for `wall` (`scenario` of the segment's clock)
+// before `now` (monitor): said in the outcome, and no pool's watchdog counts
+// that time (watch() starts its windows again from now; the overrun bound
+// leaves it out).
+void Run::note_starved(Time now, Nanos wall, Nanos scenario) {
+  outcome_.starved.push_back({now, wall});
+  starved_scenario_ += std::max(scenario, Nanos(0));
+  starved_until_ = now;
 }
 
 // The end of the workload, or an early end (stop() or a pool that will not

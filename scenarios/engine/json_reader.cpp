@@ -145,6 +145,26 @@ Nanos checked_duration_or_fail(const json& value, const std::string& path, const
 
 }  // namespace
 
+namespace {
+
+template <class W>
+std::string integer_expected_text(W min, W max, bool min_is_types, bool max_is_types) {
+  // Only a bound of the field's own (not of its C++ type) is worth naming
+  // alone; with both bounds the type's, both are still named exactly.
+  if (max_is_types && !min_is_types) return "an integer >= " + std::to_string(min);
+  if (min_is_types && !max_is_types && std::is_signed_v<W>) return "an integer <= " + std::to_string(max);
+  return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+}
+
+}  // namespace
+
+std::string integer_expected(std::int64_t min, std::int64_t max, bool min_is_types, bool max_is_types) {
+  return integer_expected_text(min, max, min_is_types, max_is_types);
+}
+std::string integer_expected(std::uint64_t min, std::uint64_t max, bool min_is_types, bool max_is_types) {
+  return integer_expected_text(min, max, min_is_types, max_is_types);
+}
+
 Nanos parse_duration_at(const json& value, const std::string& path) {
   return checked_duration_or_fail(value, path, "a duration string such as \"250ms\" or \"2s\"");
 }
@@ -219,13 +239,11 @@ std::int64_t ObjectReader::integer(std::string_view key, std::optional<std::int6
                                    std::optional<std::int64_t> min, std::optional<std::int64_t> max) {
   const json* v = get(key);
   if (!v && fallback) return *fallback;
-  std::string expected =
-      "an integer" + bounds_text(min ? std::optional<double>(static_cast<double>(*min)) : std::nullopt,
-                                 max ? std::optional<double>(static_cast<double>(*max)) : std::nullopt, false);
-  if (!v || !v->is_number_integer()) fail(key, expected, v);
-  auto i = v->get<std::int64_t>();
-  if ((min && i < *min) || (max && i > *max)) fail(key, expected, v);
-  return i;
+  constexpr auto lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+  std::string expected = "an integer";
+  if (min || max) expected = integer_expected(min.value_or(lo), max.value_or(hi), !min, !max);
+  if (!v) fail(key, expected, v);
+  return integer_at<std::int64_t>(*v, path_of(key), min.value_or(lo), max.value_or(hi), expected);
 }
 
 bool ObjectReader::boolean(std::string_view key, std::optional<bool> fallback) {

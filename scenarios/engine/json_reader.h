@@ -3,10 +3,13 @@
 // expected, and keys nobody read are errors (a typo must not pass silently).
 #pragma once
 
+#include <concepts>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pools/core/clock.h"
@@ -56,6 +59,44 @@ class ObjectReader {
 
 // "expected X, got <json>" at `path`.
 [[noreturn]] void fail_at(const std::string& path, const std::string& expected, const json& got);
+
+// "an integer in [min, max]", "an integer >= min" (max the type's own) or
+// "an integer <= max", the bounds written exactly (no double in between).
+std::string integer_expected(std::int64_t min, std::int64_t max, bool min_is_types, bool max_is_types);
+std::string integer_expected(std::uint64_t min, std::uint64_t max, bool min_is_types, bool max_is_types);
+
+// The one reader of every integer field (scenario, result, sweep, the web
+// page's options): `v` read as what the field is, T, and in [min, max],
+// compared exactly before any narrowing. nlohmann keeps 18446744073709551615
+// as a uint64 that get<int64_t>() turns into -1, and 2^63 into INT64_MIN;
+// here both are out of range, and 1.0 is not an integer. nullopt if not.
+template <std::integral T>
+std::optional<T> integer_in(const json& v, T min = std::numeric_limits<T>::min(),
+                            T max = std::numeric_limits<T>::max()) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (!std::cmp_less(u, min) && !std::cmp_greater(u, max)) return static_cast<T>(u);
+  } else if (v.is_number_integer()) {
+    const auto i = v.get<std::int64_t>();
+    if (!std::cmp_less(i, min) && !std::cmp_greater(i, max)) return static_cast<T>(i);
+  }
+  return std::nullopt;
+}
+
+// integer_in, or ConfigError at `path`: "expected <expected, or the bounds
+// written exactly>, got <v>".
+template <std::integral T>
+T integer_at(const json& v, const std::string& path, T min = std::numeric_limits<T>::min(),
+             T max = std::numeric_limits<T>::max(), const std::string& expected = {}) {
+  if (auto i = integer_in<T>(v, min, max)) return *i;
+  if (!expected.empty()) fail_at(path, expected, v);
+  using Wide = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+  fail_at(path,
+          integer_expected(static_cast<Wide>(min), static_cast<Wide>(max), min == std::numeric_limits<T>::min(),
+                           max == std::numeric_limits<T>::max()),
+          v);
+}
+
 Nanos parse_duration_at(const json& value, const std::string& path);
 // A short, bounded description of a JSON value for error messages: never
 // recursive past a few levels, never longer than ~60 characters, so a value

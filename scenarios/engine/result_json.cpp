@@ -239,6 +239,12 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"thread_refused", outcome.thread_refused ? json(*outcome.thread_refused) : json(nullptr)}}},
       {"skipped", skipped},
   };
+  if (!outcome.starved.empty()) {
+    json starved = json::array();
+    for (const RunOutcome::Starved& st : outcome.starved)
+      starved.push_back({{"at_s", seconds(st.at.count())}, {"wall_s", seconds(st.wall.count())}});
+    head["run"]["starved"] = std::move(starved);
+  }
   {
     // Queueing theory's prediction beside each pool's measurement, per phase (docs/theory.md).
     const auto phases = theory::phase_models(scenario);

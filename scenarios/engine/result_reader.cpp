@@ -139,14 +139,12 @@ class ResultSax {
     throw ConfigError(event_path(field), "expected " + expected);
   }
 
-  // An integer event field in [min, max]; the field's path is only built for an error.
-  std::int64_t integer(const json& v, std::int64_t min, std::int64_t max, std::string_view field) const {
-    bool ok =
-        v.is_number_integer() && !(v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(max));
-    if (ok) {
-      auto i = v.get<std::int64_t>();
-      if (i >= min && i <= max) return i;
-    }
+  // An integer event field read as T by json_reader's one integer reader;
+  // the field's path is only built for an error.
+  template <std::integral T>
+  T integer(const json& v, std::string_view field, T min = std::numeric_limits<T>::min(),
+            T max = std::numeric_limits<T>::max()) const {
+    if (auto i = integer_in<T>(v, min, max)) return *i;
     fail_at(event_path(field), "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]", v);
   }
 
@@ -164,14 +162,13 @@ class ResultSax {
       event_.kind = *kind;
       seen_kind_ = true;
     } else if (key_ == "worker") {
-      event_.worker = static_cast<WorkerId>(integer(v, 0, std::numeric_limits<WorkerId>::max(), key_));
+      event_.worker = integer<WorkerId>(v, key_, 0);
     } else if (key_ == "task") {
-      event_.task = static_cast<TaskId>(integer(v, 0, std::numeric_limits<std::int64_t>::max(), key_));
+      event_.task = static_cast<TaskId>(integer<std::int64_t>(v, key_, 0));
     } else if (key_ == "arg") {
-      event_.arg = integer(v, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), key_);
+      event_.arg = integer<std::int64_t>(v, key_);
     } else if (key_ == "arg2") {
-      event_.arg2 = static_cast<std::int32_t>(
-          integer(v, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(), key_));
+      event_.arg2 = integer<std::int32_t>(v, key_);
     } else if (key_ == "rule") {
       if (!v.is_string()) fail_at(event_path(key_), "a rule code", v);
       PoolEvents& p = pools[pool_];
@@ -187,8 +184,7 @@ class ResultSax {
 
   bool counter(const json& v) {
     if (counters_seen_ >= 4) fail("counters", "4 counters (workers, busy, queued, blocked)");
-    auto c = static_cast<std::uint32_t>(
-        integer(v, 0, std::numeric_limits<std::uint32_t>::max(), "counters/" + std::to_string(counters_seen_)));
+    auto c = integer<std::uint32_t>(v, "counters/" + std::to_string(counters_seen_));
     std::uint32_t* fields[] = {&event_.counters.workers, &event_.counters.busy, &event_.counters.queued,
                                &event_.counters.blocked};
     *fields[counters_seen_++] = c;
@@ -251,8 +247,8 @@ ResultFile build(ResultSax& sax, const std::string& file) {
     pool.info = PoolInfo{static_cast<PoolId>(i), required_string(p, path, "name"), required_string(p, path, "design")};
     pool.config = p.value("config", json::object());
     pool.summary = p.value("summary", json::object());
-    if (const auto d = p.find("events_dropped"); d != p.end() && d->is_number_unsigned())
-      pool.events_dropped = d->get<std::uint64_t>();
+    if (const auto d = p.find("events_dropped"); d != p.end())
+      pool.events_dropped = integer_at<std::uint64_t>(*d, path + "/events_dropped");
     pool.series = p.value("series", json(nullptr));
     const json rules = p.value("rules", json::object());
     for (const auto& [code, text] : rules.items()) {

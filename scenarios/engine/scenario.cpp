@@ -124,19 +124,17 @@ TaskSpec parse_task(const json& j, const std::string& path, int depth) {
   t.duration = Distribution::parse(r.required("duration"), r.path_of("duration"));
   t.throw_probability = r.number("throw_probability", 0.0, 0.0, 1.0);
   if (const json* p = r.get("priority")) {
-    constexpr std::int64_t limit = 1'000'000;
-    if (p->is_number_integer()) {
-      bool in_range = p->is_number_unsigned() ? p->get<std::uint64_t>() <= static_cast<std::uint64_t>(limit)
-                                              : p->get<std::int64_t>() >= -limit && p->get<std::int64_t>() <= limit;
-      if (!in_range) fail_at(r.path_of("priority"), "an integer in [-1000000, 1000000]", *p);
-      t.priority_min = t.priority_max = static_cast<int>(p->get<std::int64_t>());
-    } else if (!p->is_object()) {
-      fail_at(r.path_of("priority"), "an integer in [-1000000, 1000000] or {\"min\": a, \"max\": b}", *p);
-    } else {
+    constexpr int limit = 1'000'000;
+    if (p->is_object()) {
       ObjectReader pr(*p, r.path_of("priority"));
+      // Checked in range before the narrowing to int; max is refused below min.
       t.priority_min = static_cast<int>(pr.integer("min", std::nullopt, -limit, limit));
       t.priority_max = static_cast<int>(pr.integer("max", std::nullopt, t.priority_min, limit));
       pr.done();
+    } else if (p->is_number_integer()) {
+      t.priority_min = t.priority_max = integer_at<int>(*p, r.path_of("priority"), -limit, limit);
+    } else {
+      fail_at(r.path_of("priority"), "an integer in [-1000000, 1000000] or {\"min\": a, \"max\": b}", *p);
     }
   }
   if (const json* c = r.get("children")) {
@@ -284,8 +282,7 @@ std::optional<SimulationSpec> parse_simulation(const json& j) {
   }
   spec.policy = r.choice("policy", {"random", "pct", "fifo"}, "random");
   if (const json* seed = r.get("seed")) {
-    if (!seed->is_number_unsigned()) fail_at("/simulation/seed", "an integer >= 0", *seed);
-    spec.seed = seed->get<std::uint64_t>();
+    spec.seed = integer_at<std::uint64_t>(*seed, "/simulation/seed");
   }
   r.done();  // {"cpu": 2} is a typo, refused with "did you mean", as everywhere else
   return spec;
@@ -321,10 +318,7 @@ Scenario parse_scenario(const json& j, const std::string& file, const std::files
     s.lesson = r.string("lesson");
     s.description = r.string("description", "");
     if (const json* seed = r.get("seed")) {
-      // Any uint64: nlohmann keeps non-negative literals unsigned, so no int64 round trip.
-      if (!seed->is_number_integer() || (!seed->is_number_unsigned() && seed->get<std::int64_t>() < 0))
-        fail_at("/seed", "an integer >= 0", *seed);
-      s.seed = seed->get<std::uint64_t>();
+      s.seed = integer_at<std::uint64_t>(*seed, "/seed");  // any uint64, never through int64
     }
     s.time_scale = r.number("time_scale", 1.0, 0.001, 1000.0);
     s.schedule = r.choice("schedule", {"side_by_side", "sequential"}, "side_by_side") == "sequential"

@@ -234,7 +234,21 @@ std::string stall_why(const PoolOutcome& p, const RunOutcome& outcome) {
 }
 
 // With no table (--quiet, --json -), a stall still gets a line on stderr.
+// A process that did not run at all for a while (SIGSTOP, a paused VM): said,
+// so that nobody takes the run's gaps for the pools' doing (the watchdog does not).
+std::string starved_text(const RunOutcome& outcome) {
+  if (outcome.starved.empty()) return "";
+  Nanos lost{0};
+  for (const RunOutcome::Starved& st : outcome.starved) lost += st.wall;
+  return "the whole process was starved " + std::to_string(outcome.starved.size()) + " time" +
+         (outcome.starved.size() == 1 ? "" : "s") + ", " + runner::human_duration(static_cast<double>(lost.count()) / 1e9) +
+         " of wall time in all, first at " +
+         runner::human_duration(static_cast<double>(outcome.starved.front().at.count()) / 1e9) +
+         " (none of its threads ran: its CPU time stood still); no pool is blamed for that time";
+}
+
 void note_stalls(const RunOutcome& outcome) {
+  if (!outcome.starved.empty()) std::cerr << "poolscope: " << starved_text(outcome) << "\n";
   for (const PoolOutcome& p : outcome.pools) {
     if (!p.stall) continue;
     std::cerr << "poolscope: " << p.name << " stalled at "
@@ -344,6 +358,7 @@ int run(RunArgs& a) {
     runner::print_findings(std::cout, outcome, m);
     if (outcome.thread_refused)
       std::cout << "\nthe system refused a thread (" << *outcome.thread_refused << "): the run ended early\n";
+    if (!outcome.starved.empty()) std::cout << "\nnote: " << starved_text(outcome) << "\n";
     if (outcome.events_dropped)
       std::cout << "\nnote: the trace dropped " << outcome.events_dropped
                 << " events (its consumer fell behind; the row \"trace events dropped\" says whose, and "

@@ -65,8 +65,7 @@ std::filesystem::path base_dir_of(const std::string& file) {
 
 // A seed: a JSON number, or a decimal string (JavaScript's numbers hold 53 bits).
 std::uint64_t seed_option(const json& v, const std::string& path) {
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  if (v.is_number_integer() && v.get<std::int64_t>() >= 0) return v.get<std::uint64_t>();
+  if (auto seed = integer_in<std::uint64_t>(v)) return *seed;
   if (v.is_string()) return parse_seed(v.get<std::string>(), path);
   throw ConfigError(path, "expected an integer in [0, 18446744073709551615] (a number, or a decimal string), got " +
                               v.dump());
@@ -300,9 +299,7 @@ std::string explore_schedules(const std::string& text, const std::string& file, 
     if (options.is_object())
       for (const auto& [key, value] : options.items()) {
         if (key == "schedules") {
-          if (!value.is_number_integer() || value.get<std::int64_t>() < 1 || value.get<std::int64_t>() > 1'000'000)
-            throw ConfigError("options/schedules", "expected an integer in [1, 1000000], got " + value.dump());
-          eo.schedules = value.get<int>();
+          eo.schedules = integer_at<int>(value, "options/schedules", 1, 1'000'000);
         } else if (key == "firstSeed") {
           eo.first_seed = seed_option(value, "options/firstSeed");
         } else if (key == "policy") {

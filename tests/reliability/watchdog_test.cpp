@@ -4,9 +4,15 @@
 // "overrun", even though tasks kept starting and ending all along, which
 // the no-progress watchdog cannot see; and "parents-blocked", the watchdog
 // time after every worker became a parent waiting for queued children.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <thread>
 
 #include "scenarios/engine/engine.h"
 #include "scenarios/engine/result_json.h"
@@ -91,4 +97,61 @@ TEST_CASE("parents_block_workers: every worker a waiting parent, and tasks queue
   CHECK_FALSE(parents_block_workers(Counters{.workers = 2, .busy = 2, .queued = 0}, 2));  // nothing waits for them
   // No worker at all: no-progress's case.
   CHECK_FALSE(parents_block_workers(Counters{.workers = 0, .busy = 0, .queued = 3}, 0));
+}
+
+// Issue 53: a real run whose whole process did not run for a second (SIGSTOP,
+// then SIGCONT: what a paused VM or a machine too loaded to run it does) must
+// say so, and not blame its pool. The run is in a child process, which the
+// test stops on purpose while tasks are outstanding: the sleep below is the
+// starvation itself, not a wait for something to happen.
+TEST_CASE("a real run whose process was stopped for a second says it was starved, and blames no pool") {
+  struct Report {
+    int stalled = -1;
+    std::size_t starved = 0;
+    std::int64_t longest_ns = 0;
+  };
+  int ready[2], done[2];
+  REQUIRE(::pipe(ready) == 0);
+  REQUIRE(::pipe(done) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // Tasks of 100 ms arriving at 40/s on 8 workers: always some outstanding,
+    // one ending every 25 ms or so; the watchdog is 500 ms.
+    Scenario s = parse_scenario(json::parse(R"({"name": "t", "lesson": "l", "watchdog": "500ms",
+      "task": {"duration": "100ms"},
+      "phases": [{"duration": "3s", "arrival": {"kind": "constant", "rate": 40}}],
+      "pools": [{"name": "a", "design": "ants", "config": {"size": 8}}]})"),
+                                "t.json", ".");
+    Report r;
+    {
+      Run run(s, RunOptions{});
+      run.start();
+      for (std::uint32_t busy = 0; busy == 0;) {  // a task is running: the stop falls inside it
+        run.with_pool("a", [&](Pool& p) { busy = p.state().busy; });
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      (void)!::write(ready[1], "r", 1);
+      run.wait();
+      const RunOutcome& o = run.outcome();
+      r.stalled = o.stalled() ? 1 : 0;
+      r.starved = o.starved.size();
+      for (const RunOutcome::Starved& st : o.starved) r.longest_ns = std::max(r.longest_ns, st.wall.count());
+    }
+    (void)!::write(done[1], &r, sizeof r);
+    ::_exit(0);
+  }
+  char c = 0;
+  REQUIRE(::read(ready[0], &c, 1) == 1);
+  ::kill(child, SIGSTOP);
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ::kill(child, SIGCONT);
+  Report r;
+  REQUIRE(::read(done[0], &r, sizeof r) == static_cast<ssize_t>(sizeof r));
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  for (int fd : {ready[0], ready[1], done[0], done[1]}) ::close(fd);
+  CHECK(r.stalled == 0);  // the second was the process's, not the pool's
+  CHECK(r.starved >= 1);
+  CHECK(r.longest_ns >= 900'000'000);
 }

@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <limits>
 
 #include <catch2/catch.hpp>
 
+#include "scenarios/engine/json_reader.h"
 #include "scenarios/engine/scenario.h"
 
 using namespace poolscope;
@@ -91,7 +93,7 @@ TEST_CASE("scenario: every bad field is named with its path and what was expecte
   CHECK(error_of(with("/phases", json::array())) == "s.json: /phases: expected a non-empty array of phases, got []");
   CHECK(error_of(with("/pools", json::object())) ==
         "s.json: /pools: expected a non-empty array of pools to compare, got {}");
-  CHECK(error_of(with("/seed", -1)) == "s.json: /seed: expected an integer >= 0, got -1");
+  CHECK(error_of(with("/seed", -1)) == "s.json: /seed: expected an integer in [0, 18446744073709551615], got -1");
   CHECK(error_of(with("/time_scale", 0)) == "s.json: /time_scale: expected a number in [0.001, 1000], got 0");
   CHECK(error_of(with("/schedule", "parallel")) ==
         "s.json: /schedule: expected one of \"side_by_side\", \"sequential\", got \"parallel\"");
@@ -238,7 +240,7 @@ TEST_CASE("scenario: the rest of the error paths, each with its exact message") 
         "s.json: /watchdog: expected a duration string such as \"250ms\" or \"2s\" > 0s, got \"0s\"");
   CHECK(error_of(with("/watchdog", 5)) ==
         "s.json: /watchdog: expected a duration string such as \"250ms\" or \"2s\" > 0s, got 5");
-  CHECK(error_of(with("/seed", 1.5)) == "s.json: /seed: expected an integer >= 0, got 1.5");
+  CHECK(error_of(with("/seed", 1.5)) == "s.json: /seed: expected an integer in [0, 18446744073709551615], got 1.5");
   CHECK(error_of(with("/name", 7)) == "s.json: /name: expected a string, got 7");
   json no_lesson = base();
   no_lesson.erase("lesson");
@@ -260,7 +262,7 @@ TEST_CASE("scenario: the seed is any unsigned 64-bit integer") {
   Scenario s = parse_scenario(with("/seed", json::parse("18446744073709551615")), "s.json", ".");
   CHECK(parse_scenario(s.to_json(), "s.json", ".").seed == 18446744073709551615ull);  // and survives a round trip
   CHECK(error_of(with("/seed", json::parse("18446744073709551616"))) ==
-        "s.json: /seed: expected an integer >= 0, got 1.8446744073709552e+19");
+        "s.json: /seed: expected an integer in [0, 18446744073709551615], got 1.8446744073709552e+19");
 }
 
 TEST_CASE("scenario: an optional pool whose design is not registered is skipped, not an error") {
@@ -409,4 +411,30 @@ TEST_CASE("scenario: --pool picks the scenario's entries, configured as the scen
   s = parse_scenario(apply_overrides(j, o), "s.json", ".");
   REQUIRE(s.skipped.size() == 1);
   CHECK(s.skipped[0].config == json{{"threads", 3}});
+}
+
+// Issue 53: one integer reader, exact before any narrowing.
+TEST_CASE("scenario: a priority's min of 18446744073709551615 is refused, not read as -1 under a max of 5") {
+  CHECK(error_of(with("/task/priority", json::parse(R"({"min": 18446744073709551615, "max": 5})"))) ==
+        "s.json: /task/priority/min: expected an integer in [-1000000, 1000000], got 18446744073709551615");
+  CHECK(error_of(with("/task/priority", json::parse(R"({"min": 6, "max": 5})"))) ==
+        "s.json: /task/priority/max: expected an integer in [6, 1000000], got 5");
+  CHECK(error_of(with("/task/priority", json::parse("-9223372036854775808"))) ==
+        "s.json: /task/priority: expected an integer in [-1000000, 1000000], got -9223372036854775808");
+}
+
+TEST_CASE("integer_in: each edge of int64 and uint64 in or out of the field's own range, exactly") {
+  const json u64max = json::parse("18446744073709551615"), p63 = json::parse("9223372036854775808"),
+             m63 = json::parse("-9223372036854775808");
+  CHECK(integer_in<std::uint64_t>(u64max) == 18446744073709551615ull);
+  CHECK_FALSE(integer_in<std::int64_t>(u64max));
+  CHECK_FALSE(integer_in<std::int64_t>(p63));
+  CHECK(integer_in<std::int64_t>(m63) == std::numeric_limits<std::int64_t>::min());
+  CHECK_FALSE(integer_in<std::uint64_t>(m63));
+  CHECK_FALSE(integer_in<int>(json(2147483648LL)));
+  CHECK(integer_in<int>(json(-2147483648LL)) == std::numeric_limits<int>::min());
+  CHECK_FALSE(integer_in<int>(json(1.0)));  // a number with a fraction part is not an integer field's
+  CHECK_FALSE(integer_in<std::int64_t>(json("7")));
+  CHECK_THROWS_WITH(integer_at<std::uint32_t>(m63, "/x"),
+                    "/x: expected an integer in [0, 4294967295], got -9223372036854775808");
 }

@@ -222,3 +222,24 @@ TEST_CASE("sweep file: a wrong file is refused naming the file, the JSON path an
   doc["points"][0]["index"] = 6;
   CHECK_THAT(error_of(doc), Catch::Contains("/points/0/index"));
 }
+
+// Issue 53: every integer field of the format (points_total, a point's index,
+// its choices) read as what it is, at 2^63, 2^64-1 and -2^63: refused, never
+// wrapped into range (18446744073709551615 used to be read as -1 where an
+// int64 was asked for).
+TEST_CASE("sweep file: integer fields at 2^63, 2^64-1 and -2^63 are refused, not wrapped") {
+  for (const char* edge : {"9223372036854775808", "18446744073709551615", "-9223372036854775808"}) {
+    INFO(edge);
+    const json n = json::parse(edge);
+    json doc = two_param_sweep();
+    doc["points_total"] = n;
+    CHECK_THAT(error_of(doc), Catch::Contains("/points_total: expected an integer >= 1, got " + std::string(edge)));
+    doc = two_param_sweep();
+    doc["points"][0]["index"] = n;
+    CHECK_THAT(error_of(doc), Catch::Contains("/points/0/index: expected an integer in [0, 5], got " + std::string(edge)));
+    doc = two_param_sweep();
+    doc["points"][0]["choice"][0] = n;
+    CHECK_THAT(error_of(doc), Catch::Contains("/points/0/choice/0: expected an index of one of") &&
+                                  Catch::Contains("got " + std::string(edge)));
+  }
+}

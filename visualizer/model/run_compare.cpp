@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
+
+#include "scenarios/engine/json_reader.h"
 
 namespace poolscope::gui {
 
@@ -67,8 +70,9 @@ std::string describe_run(const scenario::ResultFile& f) {
   if (f.scenario.is_object()) {
     if (f.scenario.contains("name") && f.scenario["name"].is_string())
       s += ": scenario " + f.scenario["name"].get<std::string>();
-    if (f.scenario.contains("seed") && f.scenario["seed"].is_number_integer())
-      s += ", seed " + std::to_string(f.scenario["seed"].get<std::uint64_t>());
+    if (auto seed =
+            f.scenario.contains("seed") ? scenario::integer_in<std::uint64_t>(f.scenario["seed"]) : std::nullopt)
+      s += ", seed " + std::to_string(*seed);
   }
   return s;
 }

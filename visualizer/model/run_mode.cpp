@@ -1,5 +1,7 @@
 #include "visualizer/model/run_mode.h"
 
+#include "scenarios/engine/json_reader.h"
+
 namespace poolscope::gui {
 
 RunMode RunMode::of(const sim::Settings& s) {
@@ -14,8 +16,9 @@ RunMode RunMode::of_result(const json& run) {
   if (!run.is_object() || !run.contains("simulation") || !run["simulation"].is_object()) return real();
   const json& s = run["simulation"];
   RunMode m{.simulated = true};
-  if (s.contains("seed") && s["seed"].is_number_unsigned()) m.seed = s["seed"].get<std::uint64_t>();
-  if (s.contains("cpus") && s["cpus"].is_number_integer()) m.cpus = s["cpus"].get<int>();
+  // Shown, not run: a value out of range is left out, never wrapped.
+  if (s.contains("seed")) m.seed = scenario::integer_in<std::uint64_t>(s["seed"]).value_or(m.seed);
+  if (s.contains("cpus")) m.cpus = scenario::integer_in<int>(s["cpus"], 1, 4096).value_or(m.cpus);
   if (s.contains("costs") && s["costs"].is_object()) m.costs = s["costs"].value("name", "");
   m.policy = s.value("policy", "");
   return m;

@@ -98,11 +98,9 @@ SweepPoint read_point(const json& j, const std::string& path, const SweepFile& s
     r.fail("choice", "one index per param (" + std::to_string(sweep.params.size()) + ")", &choice);
   for (std::size_t k = 0; k < choice.size(); ++k) {
     const std::size_t values = sweep.params[k].shown.size();
-    if (!choice[k].is_number_unsigned() || choice[k].get<std::size_t>() >= values)
-      scenario::fail_at(r.path_of("choice") + "/" + std::to_string(k),
-                        "an index of one of " + sweep.params[k].spec + "'s " + std::to_string(values) + " values",
-                        choice[k]);
-    p.choice.push_back(choice[k].get<std::size_t>());
+    p.choice.push_back(scenario::integer_at<std::size_t>(
+        choice[k], r.path_of("choice") + "/" + std::to_string(k), 0, values - 1,
+        "an index of one of " + sweep.params[k].spec + "'s " + std::to_string(values) + " values"));
   }
   p.status = r.string("status");
   p.problem = r.string("problem");
