@@ -10,8 +10,12 @@ export { launchChromium } from './chromium.mjs';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
   '.svg': 'image/svg+xml', '.json': 'application/json' };
 
-export async function serveSite(dir) {
+// `routes` answers some paths itself ({'/test/x': (req, res) => ...}): the
+// tests' hosts that misbehave (an HTML page for a file, a dropped connection).
+export async function serveSite(dir, routes = {}) {
   const server = createServer(async (req, res) => {
+    const route = routes[new URL(req.url, 'http://x').pathname];
+    if (route) return route(req, res);
     const name = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/\/$/, '/index.html');
     const file = path.join(dir, path.normalize(name));
     try {

@@ -7,12 +7,27 @@
 
 (() => {
   // A link: #v=1&s=tour&view=1s:2.5s or #v=1&d=<the scenario, deflated, base64url>.
-  //   v   the link format this page reads (a newer or older one is refused, saying so)
-  //   pv  the poolscope version that made it (a shipped scenario may differ in another)
-  //   s   a shipped scenario, by name        d   a whole scenario, compressed
-  // and these options of poolscope-gui, under their own names:
+  // Every key it may carry, in this one table (docs/web.md, "Links"): a key
+  // not here is refused, and so is a key given twice, or two keys of one
+  // `group` (they would say two things: which scenario, say). An `option` is
+  // one of poolscope-gui's command-line options, passed on under its own name.
+  const LINK_KEYS = {
+    v: { what: 'the link format this page reads (a newer or older one is refused, saying so)' },
+    pv: { what: 'the poolscope version that made it (a shipped scenario may differ in another)' },
+    s: { what: 'a shipped scenario, by name', group: 'the scenario' },
+    d: { what: 'a whole scenario, compressed', group: 'the scenario' },
+    view: { option: true },
+    tab: { option: true },
+    palette: { option: true },
+    'time-scale': { option: true },
+  };
   const LINK_FORMAT = '1';
-  const LINK_OPTIONS = ['view', 'tab', 'palette', 'time-scale'];
+  const LINK_OPTIONS = Object.keys(LINK_KEYS).filter((k) => LINK_KEYS[k].option);
+  // A `d` inflates to at most this: past it, the page stops and refuses at
+  // once. A scenario file may be 64 MiB (kMaxInputBytes), but a scenario
+  // typed or edited is a few KB; inflating 64 MiB took over a second on a
+  // busy machine, where the 540 KB bomb must be refused within 2 s.
+  const MAX_LINK_SCENARIO_BYTES = 1024 * 1024;
   // The page opens playing, at 1x unless the link says (a simulation's speed changes none of its events).
   const OPENING = ['--play'];
   const SPEED = ['--time-scale', '1'];
@@ -26,7 +41,7 @@
   // What the tests and the benchmark read (tests/web/gui.test.mjs).
   const page = window.poolscopePage = {
     started: null, firstFrame: null, frames: 0, stopped: false, downloads: [], lastLink: null, notices: [],
-    errors: [], printed: [], said: [],
+    errors: [], printed: [], said: [], linkSteps: [],
   };
   // The GUI's Ctrl shortcuts (open, save, export, link, zoom) are the GUI's, not the browser's.
   window.addEventListener('keydown', (e) => {
@@ -59,13 +74,50 @@
   }
   function fromBase64url(text) {
     const s = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    return Uint8Array.from(s, (c) => c.charCodeAt(0));
+    // A plain loop: Uint8Array.from(s, mapFn) took 0.86 s for a 540 KB link.
+    const bytes = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+    return bytes;
   }
   async function through(stream, bytes) {
     return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
   }
   const deflate = (text) => through(new CompressionStream('deflate-raw'), new TextEncoder().encode(text));
-  const inflate = async (bytes) => new TextDecoder().decode(await through(new DecompressionStream('deflate-raw'), bytes));
+  // Inflated slice by slice, stopping as soon as it passes `limit` bytes (a
+  // 540 KB link can inflate to 400 MB, which took 21 s to refuse whole). The
+  // stream inflates each slice written to it whole (1 KiB of a bomb is
+  // 1 MiB), so the input goes in 1 KiB at a time, each when there is room.
+  class TooLarge extends Error {}
+  async function inflate(bytes, limit) {
+    const stream = new DecompressionStream('deflate-raw');
+    const writer = stream.writable.getWriter();
+    const reader = stream.readable.getReader();
+    let stopped = false;
+    (async () => {
+      for (let at = 0; at < bytes.length && !stopped; at += 1024) {
+        await writer.ready;
+        if (!stopped) writer.write(bytes.subarray(at, at + 1024)).catch(() => {});
+      }
+      if (!stopped) await writer.close();
+    })().catch(() => {});  // a damaged stream: the reader says so
+    const chunks = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > limit) {
+        stopped = true;
+        reader.cancel().catch(() => {});
+        throw new TooLarge();
+      }
+      chunks.push(value);
+    }
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) all.set(c, at), at += c.length;
+    return new TextDecoder().decode(all);
+  }
 
   // The GUI's arguments for the link in the address, and the files they name;
   // or why the link cannot be honoured (the page then opens as without it).
@@ -79,17 +131,39 @@
         'something other than poolscope'}; this page (poolscope ${VERSION}) reads links of format ${LINK_FORMAT}. ` +
         'It opens the default scenario instead: ask for a link made with this version, or the scenario file.' };
     }
-    const unknown = [...params.keys()].filter((k) => !['v', 'pv', 's', 'd', ...LINK_OPTIONS].includes(k));
+    const keys = [...params.keys()];
+    const quoted = (list) => list.map((k) => `"${k}"`).join(', ');
+    const unknown = keys.filter((k) => !Object.hasOwn(LINK_KEYS, k));
     if (unknown.length) {
-      return { ...none, error: `This link has ${unknown.map((k) => `"${k}"`).join(', ')}, which this page ` +
+      return { ...none, error: `This link has ${quoted(unknown)}, which this page ` +
         `(poolscope ${VERSION}) does not know: it opens the default scenario instead.` };
+    }
+    const twice = [...new Set(keys.filter((k, i) => keys.indexOf(k) !== i))];
+    if (twice.length) {
+      return { ...none, error: `This link gives ${quoted(twice)} more than once, so it says two things: ` +
+        'this page cannot know which is meant, and opens the default scenario instead.' };
+    }
+    for (const group of new Set(keys.map((k) => LINK_KEYS[k].group).filter(Boolean))) {
+      const both = keys.filter((k) => LINK_KEYS[k].group === group);
+      if (both.length > 1) {
+        return { ...none, error: `This link gives ${group} twice, as ${both.map((k) => `"${k}" (${LINK_KEYS[k].what})`)
+          .join(' and ')}: this page cannot know which is meant, and opens the default scenario instead.` };
+      }
     }
     const link = { args: [], files: [] };
     if (params.has('d')) {
+      page.linkSteps.push(['keys checked', performance.now()]);
       let text;
       try {
-        text = await inflate(fromBase64url(params.get('d')));
+        const bytes = fromBase64url(params.get('d'));
+        page.linkSteps.push(['decoded', performance.now()]);
+        text = await inflate(bytes, MAX_LINK_SCENARIO_BYTES);
       } catch (e) {
+        if (e instanceof TooLarge) {
+          return { ...none, error: 'This link\'s scenario ("d") inflates to more than ' +
+            `${MAX_LINK_SCENARIO_BYTES >> 20} MiB, the most a link carries (share a bigger scenario as a file): ` +
+            'it opens the default scenario instead.' };
+        }
         return { ...none, error: 'This link\'s scenario ("d") is cut short or damaged (it did not decompress): ' +
           'it opens the default scenario instead. Copy the whole link again.' };
       }
@@ -189,25 +263,61 @@
 
   // The address's query, beside the link: ?open=FILE opens a file hosted with
   // the site (a result to replay, a scenario); ?bench-frames=N measures the
-  // frames as poolscope-gui --bench-frames N does (bench/web/gui.mjs).
+  // frames as poolscope-gui --bench-frames N does (bench/web/gui.mjs). A file
+  // that cannot be had is the teacher's typo or host, not the browser: the
+  // page names the file and the cause, and opens as without it.
   async function queryArgs(Module) {
     const query = new URLSearchParams(location.search);
-    const args = [];
+    const out = { args: [] };
     if (query.has('open')) {
-      const url = new URL(query.get('open'), location.href);
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${url} could not be fetched (HTTP ${response.status})`);
-      const path = `/fetched/${url.pathname.split('/').pop()}`;
+      const asked = query.get('open');
+      out.file = asked;
+      const refused = (cause) => ({ ...out, error: `The file "${asked}" (?open=) could not be opened: ${cause}. ` +
+        'The default scenario opens instead.' });
+      let url;
+      try {
+        url = new URL(asked, location.href);
+      } catch (e) {
+        return refused('it is not an address');
+      }
+      let response;
+      try {
+        response = await fetch(url);
+      } catch (e) {
+        // fetch says no more than that it failed: a refusal by another site
+        // (CORS) looks like a network error on purpose, so name both there.
+        if (url.origin === location.origin) {
+          return refused(`the network failed: this site's server did not answer (${e.message})`);
+        }
+        return refused(`it is on another site, ${url.origin}, which did not answer, or does not let this page ` +
+          `read it: that server must send an Access-Control-Allow-Origin header allowing ${location.origin} ` +
+          `(${e.message})`);
+      }
+      if (!response.ok) {
+        return refused(`the server answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` +
+          (response.status === 404 ? ' (no such file: check its name and where it was put)' : ''));
+      }
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      // A scenario or a result is a JSON object; a host's HTML page (a login,
+      // an error) is not. Anything subtler is the GUI's to say, as for any file.
+      const first = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
+      if (!first.startsWith('{')) {
+        return refused(`it is not JSON (a scenario or a result): it begins ${JSON.stringify(first.slice(0, 20) || '(empty)')}`);
+      }
+      const path = `/fetched/${url.pathname.split('/').pop() || 'file.json'}`;
       Module.FS.mkdirTree('/fetched');
-      Module.FS.writeFile(path, new Uint8Array(await response.arrayBuffer()));
-      args.push(path);
+      Module.FS.writeFile(path, bytes);
+      out.args.push(path);
     }
-    if (query.has('bench-frames')) args.push('--bench-frames', query.get('bench-frames'));
-    return args;
+    if (query.has('bench-frames')) out.args.push('--bench-frames', query.get('bench-frames'));
+    return out;
   }
 
   async function start() {
+    const reading = performance.now();
+    page.linkSteps.push(['start', reading]);
     const link = await readLink(location.hash);
+    page.linkMs = performance.now() - reading;
     Module = await createPoolscopeGui({
       canvas,
       print: (text) => { page.printed.push(text); console.log(text); },
@@ -220,15 +330,18 @@
     }
     progress.textContent = 'Starting…';
     const query = await queryArgs(Module);
-    const opening = query.includes('--bench-frames') ? [] : [...OPENING, ...(link.args.includes('--time-scale') ? [] : SPEED)];
-    Module.callMain([...link.args, ...query, ...opening]);
+    const opening = query.args.includes('--bench-frames') ? [] :
+      [...OPENING, ...(link.args.includes('--time-scale') ? [] : SPEED)];
+    Module.callMain([...link.args, ...query.args, ...opening]);
     if (page.started === null) {
-      // The GUI refused what the link asked for (its message is on stderr): say so, and open without it.
-      say(`This link could not be opened: ${page.errors.join('\n') || 'poolscope-gui refused it'}\n` +
+      // The GUI refused what the link or the file asked for (its message is on stderr): say so, and open without it.
+      const what = query.file && !query.error && !link.args.length ? `The file "${query.file}" (?open=)` : 'This link';
+      say(`${what} could not be opened: ${page.errors.join('\n') || 'poolscope-gui refused it'}\n` +
           'The default scenario opens instead.');
       page.errors.length = 0;
       Module.callMain([...OPENING, ...SPEED]);
     }
+    if (query.error) say(query.error);
     if (link.error) say(link.error);
     if (link.note) say(link.note);
   }
