@@ -52,6 +52,10 @@ ScheduleSpec parse_schedule(const json& j, const std::string& path, bool embedde
     if (j.contains("scenario") && j["scenario"].is_object() && j["scenario"].contains("name") &&
         j["scenario"]["name"].is_string())
       s.scenario = j["scenario"]["name"].get<std::string>();
+    // A run of one pool of its scenario (--pool): that pool again.
+    if (j.contains("pools") && j["pools"].is_array() && j["pools"].size() == 1 && j["pools"][0].is_object() &&
+        j["pools"][0].contains("name") && j["pools"][0]["name"].is_string())
+      s.pool = j["pools"][0]["name"].get<std::string>();
     return s;
   }
   ObjectReader r(j, path);
