@@ -12,6 +12,11 @@ void Pacer::rebase_locked(Time at) {
 
 Pacer::Verdict Pacer::verdict_locked(Time to, std::chrono::steady_clock::time_point& due) {
   if (released_) return Verdict::pass;
+  if (pause_at_ && to > *pause_at_) {
+    pause_at_.reset();
+    paused_ = true;
+    steps_ = 0;
+  }
   if (paused_) {
     if (steps_ == 0) return Verdict::paused;
     --steps_;
@@ -98,6 +103,12 @@ void Pacer::step() {
   if (!paused_) return;
   ++steps_;
   changed_.notify_all();
+}
+
+void Pacer::pause_at(std::optional<Time> at) {
+  std::lock_guard g(m_);
+  pause_at_ = at;
+  changed_.notify_all();  // a pace() waiting for the wall clock looks again
 }
 
 void Pacer::release() {
