@@ -26,6 +26,7 @@
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/version.h"
 #include "scenarios/runner/args.h"
+#include "scenarios/runner/lesson_command.h"
 #include "scenarios/runner/sweep_command.h"
 #include "scenarios/runner/table.h"
 #include "scenarios/runner/findings_table.h"
@@ -511,6 +512,8 @@ int main(int argc, char** argv) {
 
   runner::SweepArgs sa;
   auto* sweep_cmd = runner::add_sweep_command(app, sa);
+  runner::LessonArgs la;
+  auto* lesson_cmd = runner::add_lesson_command(app, la);
 
   std::string target;
   Limits validate_limits;
@@ -555,6 +558,7 @@ int main(int argc, char** argv) {
       sa.jobs_given = sweep_cmd->count("--jobs") > 0;
       return runner::run_sweep(sa, [] { return g_signal.load(); });
     }
+    if (*lesson_cmd) return runner::run_lesson(la);
     if (*validate_cmd) return validate(target, validate_limits);
     if (*pools) return list_pools(as_json);
     if (*describe) return describe_pool(target, as_json);
