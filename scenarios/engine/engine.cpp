@@ -158,6 +158,8 @@ void Run::pause_at(std::optional<Time> at) {
   if (pacer_) pacer_->pause_at(at);
 }
 
+std::optional<Time> Run::paused_at() const { return pacer_ ? pacer_->paused_at() : std::nullopt; }
+
 bool Run::paused() const {
   {
     std::lock_guard g(m_);

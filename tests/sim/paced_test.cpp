@@ -164,12 +164,14 @@ TEST_CASE("paced simulation: pause_at holds the run at a moment, every event up 
   run.start();
   while (!run.paused()) REQUIRE_FALSE(run.advance(10'000));
   CHECK(run.now() <= moment);
+  CHECK(run.paused_at() == moment);
   CHECK(events_in(run) == events_by(moment));
   CHECK(events_in(run) < whole.metrics.events().size());
   CHECK_FALSE(run.advance(~std::uint64_t{0}));  // it stays there
   CHECK(run.held());
   // Resumed, it does not pause there again, and the run is the unpaced one.
   run.resume();
+  CHECK_FALSE(run.paused_at());
   while (!run.advance(10'000)) {
   }
   CHECK(run.metrics().events().size() == whole.metrics.events().size());

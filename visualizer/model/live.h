@@ -91,6 +91,8 @@ class LiveSession {
   // (Run::pause_at), this run and the next ones, until cleared (nullopt):
   // a lesson's question is asked there.
   void pause_at(std::optional<Time> at);
+  // Where the run paused itself (every event up to there in its metrics), while it stays there.
+  std::optional<Time> paused_at() const { return run_ ? run_->paused_at() : std::nullopt; }
   bool can_step() const { return run_ && run_->simulated() && state() == State::paused; }
   void stop();  // ends the run early: pools shut down at once
   // Once a frame: a run without a thread of its own (a web page's) goes on
