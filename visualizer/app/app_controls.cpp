@@ -164,6 +164,17 @@ void App::shortcuts(Context& cx) {
       case Action::ui_smaller:
         zoom_ = std::max(0.5f, zoom_ / 1.15f);
         break;
+      case Action::lesson_back:
+      case Action::lesson_next:
+        if (lesson_) {
+          const std::size_t at = lesson_->at();
+          const std::size_t to = s.action == Action::lesson_next ? at + 1 : at == 0 ? 0 : at - 1;
+          if (to != at && to <= lesson_->steps()) later_.push_back([this, to] { lesson_go(to); });
+        }
+        break;
+      case Action::lesson_save:
+        if (lesson_) later_.push_back([this] { save_answers(answers_file()); });
+        break;
       case Action::help:
         break;
     }
@@ -231,6 +242,7 @@ void App::menu_bar(Context& cx) {
     ImGui::SliderFloat("UI scale", &zoom_, 0.5f, 3.0f, "%.2fx");
     ImGui::EndMenu();
   }
+  lesson_menu();  // (app_lesson.cpp)
   if (ImGui::BeginMenu("Help")) {
     ImGui::MenuItem("Keyboard shortcuts", "?", &ui_.show_help);
     ImGui::TextDisabled("docs/visualizer.md: a tour of the views");

@@ -6,13 +6,14 @@
 'use strict';
 
 (() => {
-  // A link: #v=1&s=tour&view=1s:2.5s or #v=1&d=<the scenario, deflated, base64url>.
+  // A link: #v=1&s=tour&view=1s:2.5s or #v=1&d=<the scenario, deflated, base64url>, or a
+  // lesson at a step, #v=1&lesson=why-a-pool&step=3 (poolscope-gui's --lesson and --step).
   //   v   the link format this page reads (a newer or older one is refused, saying so)
   //   pv  the poolscope version that made it (a shipped scenario may differ in another)
   //   s   a shipped scenario, by name        d   a whole scenario, compressed
   // and these options of poolscope-gui, under their own names:
   const LINK_FORMAT = '1';
-  const LINK_OPTIONS = ['view', 'tab', 'palette', 'time-scale'];
+  const LINK_OPTIONS = ['view', 'tab', 'palette', 'time-scale', 'lesson', 'step'];
   // The page opens playing, at 1x unless the link says (a simulation's speed changes none of its events).
   const OPENING = ['--play'];
   const SPEED = ['--time-scale', '1'];
@@ -30,7 +31,7 @@
   };
   // The GUI's Ctrl shortcuts (open, save, export, link, zoom) are the GUI's, not the browser's.
   window.addEventListener('keydown', (e) => {
-    if ((e.ctrlKey || e.metaKey) && 'oselOSEL+=-'.includes(e.key)) e.preventDefault();
+    if ((e.ctrlKey || e.metaKey) && 'oselaOSELA+=-'.includes(e.key)) e.preventDefault();
   });
 
   // Opening a file takes the frame that reads it (a big result, seconds):
@@ -113,7 +114,7 @@
   async function makeLink(run) {
     const params = new URLSearchParams({ v: LINK_FORMAT, pv: VERSION });
     if (run.document) params.set('d', toBase64url(await deflate(JSON.stringify(run.document))));
-    else params.set('s', run.scenario);
+    else if (run.scenario) params.set('s', run.scenario);  // (a lesson's link: lesson and step, in the options)
     for (const [option, value] of Object.entries(run.options || {})) params.set(option, value);
     return `${location.origin}${location.pathname}#${params}`;
   }
