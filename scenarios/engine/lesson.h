@@ -65,6 +65,10 @@ std::vector<std::string> figure_names();
 // A query's `at` may reach past the workload's end into the drain by this much.
 inline Nanos overrun_grace() { return std::chrono::seconds(60); }
 
+// A figure's value as the key and the panel show it: at most three
+// decimals ("0.251", "20", "3.4 s" for a time).
+std::string format_value(double v, bool seconds);
+
 // What a question or a try's condition reads from a run.
 struct Query {
   std::string pool;              // a pool of the step's scenario ("" for a choice or an order: each choice)
@@ -220,9 +224,10 @@ struct Answer {
   bool known = false;
   std::string why_not;  // when not known
   double number = 0;    // number
+  bool seconds = false; // number: a time, in seconds
   std::vector<std::string> pools;  // pool: one; order: every choice, in order
   std::vector<std::pair<std::string, double>> figures;  // pool, order: each choice's value
-  // "3", "ants", "ants > fasthttp > gopool", with units where they help.
+  // "3", "20 s", "ants", "ants, fasthttp, gopool" (an order, in the predict's direction).
   std::string text() const;
 };
 Answer compute_answer(const Predict& p, const RunData& run);
@@ -280,6 +285,7 @@ struct Response {
   std::size_t step = 0;   // from 1
   StudentAnswer answer;
   Grade grade;
+  Answer run;             // the run's answer it was graded against
 };
 struct TryResponse {
   std::size_t step = 0;

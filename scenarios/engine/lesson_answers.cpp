@@ -20,6 +20,14 @@ json answer_json(const StudentAnswer& a) {
   return std::get<std::vector<std::string>>(a);
 }
 
+// The run's answer as a value: a number, a pool, pools in order (or its text, if it had none).
+json run_value_json(const Predict& p, const Answer& a, const Grade& g) {
+  if (!a.known) return g.run;
+  if (p.answer == AnswerKind::number) return a.number;
+  if (p.answer == AnswerKind::pool) return a.pools.front();
+  return a.pools;
+}
+
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 // A question's name in the grade: "step 3: How many workers ...?" (cut short).
@@ -61,7 +69,7 @@ json answers_document(const Lesson& lesson, const std::vector<Response>& answers
                  {"question", p.question},
                  {"kind", std::string(to_string(p.answer))},
                  {"answer", answer_json(r.answer)},
-                 {"run_value", r.grade.run},
+                 {"run_value", run_value_json(p, r.run, r.grade)},
                  {"within", r.grade.within},
                  {"why", r.grade.why}});
   }

@@ -151,7 +151,7 @@ void print_key(std::ostream& out, const CheckReport& r) {
         out << "  [";
         bool first = true;
         for (const auto& [pool, v] : e.answer.figures) {
-          out << (first ? "" : ", ") << pool << " " << seconds_or_number(v, false);
+          out << (first ? "" : ", ") << pool << " " << format_value(v, e.answer.seconds);
           first = false;
         }
         out << "]";

@@ -266,6 +266,17 @@ View parse_view(const json& j, const std::string& path, const Scenario& s) {
   return v;
 }
 
+// "/steps/1/...: step 2: expected ...": JSON paths count from 0, a teacher
+// and the Lesson panel from 1.
+ConfigError with_step_number(const ConfigError& e) {
+  const std::string& p = e.path();
+  if (!p.starts_with("/steps/")) return e;
+  const std::size_t end = p.find('/', 7);
+  const std::string index = p.substr(7, end == std::string::npos ? std::string::npos : end - 7);
+  if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos || index.size() > 4) return e;
+  return ConfigError(p, "step " + std::to_string(std::stoi(index) + 1) + ": " + e.message());
+}
+
 // Reads a step's "scenario": a name or path, or an object naming one (or
 // holding one inline) with optional overrides.
 StepScenario parse_scenario_ref(const json& j, const std::string& path) {
@@ -394,7 +405,7 @@ Lesson parse_lesson_json(const json& j, const std::string& file) {
   } catch (const ScenarioError&) {
     throw;
   } catch (const ConfigError& e) {
-    throw ScenarioError(file, e);
+    throw ScenarioError(file, with_step_number(e));
   }
 }
 

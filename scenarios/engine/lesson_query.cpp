@@ -139,11 +139,18 @@ const metrics::PoolMetrics* pool_of(const metrics::RunMetrics& m, const std::str
 }
 
 std::string number_text(double v, bool seconds) {
-  if (seconds) return format_duration(Nanos(static_cast<std::int64_t>(std::llround(v * 1e9))));
+  if (seconds) return number_text(v, false) + " s";
   char buf[40];
-  if (v == std::floor(v) && std::abs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
+  if (v == std::floor(v) && std::abs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  // Three decimals at most, trailing zeros dropped: 0.25, 1.5, 20 (for 20.000056).
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  std::string out = buf;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out == "-0" ? "0" : out;
 }
 
 // The run's metrics up to scenario time t (events after it left out).
@@ -188,6 +195,8 @@ bool compare(double a, const std::string& op, double b) {
 
 }  // namespace
 
+std::string format_value(double v, bool seconds) { return number_text(v, seconds); }
+
 const std::vector<Figure>& figures() {
   static const std::vector<Figure> out = [] {
     std::vector<Figure> v;
@@ -221,10 +230,13 @@ std::string_view to_string(AnswerKind k) {
 
 std::string Query::describe() const {
   std::string out = figure ? figure->name : "?";
-  if (!kind.empty()) out += " " + kind;
+  if (!kind.empty()) out = (figure && figure->kind == FigureKind::first_event ? "first " : "events ") + kind;
   if (!rule.empty()) out += " (rule " + rule + ")";
   if (!pool.empty()) out += " of " + pool;
-  out += at ? " at " + format_duration(*at) : " at the end";
+  if (at) out += " at " + format_duration(*at);
+  else if (figure && figure->kind == FigureKind::first_event) out += " (time, s)";
+  else if (figure && figure->kind == FigureKind::events) out += " in the whole run";
+  else out += " at the end";
   return out;
 }
 
@@ -304,9 +316,9 @@ Value evaluate(const Query& q, const RunData& run) {
 
 std::string Answer::text() const {
   if (!known) return "(not known: " + why_not + ")";
-  if (pools.empty()) return number_text(number, false);
+  if (pools.empty()) return number_text(number, false) + (seconds ? " s" : "");
   std::string out;
-  for (const auto& p : pools) out += (out.empty() ? "" : " > ") + p;
+  for (const auto& p : pools) out += (out.empty() ? "" : ", ") + p;
   return out;
 }
 
@@ -320,8 +332,10 @@ Answer compute_answer(const Predict& p, const RunData& run) {
     }
     a.known = true;
     a.number = *v.number;
+    a.seconds = p.query.figure->seconds;
     return a;
   }
+  a.seconds = p.query.figure->seconds;
   for (const std::string& pool : p.choices) {
     Query q = p.query;
     q.pool = pool;
@@ -408,13 +422,13 @@ Grade grade(const Predict& p, const StudentAnswer& student, const Answer& run) {
   std::vector<std::string> names;
   if (const auto* one = std::get_if<std::string>(&student)) names = {*one};
   else names = std::get<std::vector<std::string>>(student);
-  for (const auto& n : names) g.student += (g.student.empty() ? "" : " > ") + n;
+  for (const auto& n : names) g.student += (g.student.empty() ? "" : ", ") + n;
   if (!run.known) {
     g.why = "the run's answer is not known";
     return g;
   }
   g.within = names == run.pools;
-  g.why = g.within ? "the same" : "the run says " + g.run;
+  g.why = g.within ? "the same" : p.answer == AnswerKind::pool ? "another pool" : "another order";
   return g;
 }
 

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "scenarios/engine/atomic_file.h"
+#include "scenarios/engine/engine.h"
 #include "scenarios/engine/lesson.h"
 
 namespace poolscope::runner {
@@ -73,6 +74,57 @@ int grade(const LessonArgs& a) {
   return kOk;
 }
 
+// "3=50", "4=ants", "5=ants,fasthttp", "6=1s": a step (from 1) and what was answered or set.
+std::pair<std::size_t, std::string> step_value(const std::string& arg, const ls::Lesson& l) {
+  const auto eq = arg.find('=');
+  std::size_t step = 0;
+  try {
+    if (eq == std::string::npos || eq == 0) throw std::invalid_argument("no step");
+    std::size_t used = 0;
+    step = std::stoul(arg.substr(0, eq), &used);
+    if (used != eq) throw std::invalid_argument("not a number");
+  } catch (const std::exception&) {
+    throw ConfigError("--step " + arg, "expected STEP=VALUE, STEP a step's number counted from 1");
+  }
+  if (step < 1 || step > l.steps.size() || (!l.steps[step - 1].predict && !l.steps[step - 1].try_))
+    throw ConfigError("--step " + arg, "expected a step of lesson '" + l.name + "' with a question or a try");
+  return {step, arg.substr(eq + 1)};
+}
+
+int answer(const LessonArgs& a) {
+  const std::string where = a.json_out.empty() ? "-" : a.json_out;
+  plan_destination("--json", where);
+  const ls::Lesson l = ls::load_lesson(ls::resolve_lesson(a.lesson));
+  std::vector<std::pair<std::size_t, std::string>> given;
+  for (const std::string& s : a.steps) given.push_back(step_value(s, l));
+  const ls::CheckReport key = ls::check_lesson(l);  // the run's answers, as the GUI computes them
+  std::vector<ls::Response> responses;
+  std::vector<ls::TryResponse> tries;
+  for (const auto& [step, text] : given) {
+    const ls::Step& st = l.steps[step - 1];
+    if (st.predict) {
+      ls::StudentAnswer sa;
+      try {
+        sa = ls::parse_student_answer(*st.predict, text);
+      } catch (const ConfigError& e) {
+        throw ConfigError("--step " + std::to_string(step) + "=" + text, e.message());
+      }
+      const ls::Answer& run = key.steps[step - 1].answer;
+      responses.push_back({step, sa, ls::grade(*st.predict, sa, run), run});
+      continue;
+    }
+    // A try's value as --set reads one: JSON if it parses, else a string ("1s").
+    json value = json::parse(text, nullptr, false);
+    if (value.is_discarded()) value = text;
+    RunOptions ro;
+    ro.keep_events = true;
+    const RunResult run = run_scenario(ls::with_change(l, st, value), ro);
+    tries.push_back({step, value, ls::check_try(*st.try_, ls::RunData{&run.metrics, -1, run.outcome.workload_end.count()})});
+  }
+  write_json(where, ls::answers_document(l, responses, tries, a.student));
+  return kOk;
+}
+
 }  // namespace
 
 CLI::App* add_lesson_command(CLI::App& app, LessonArgs& a) {
@@ -90,12 +142,20 @@ CLI::App* add_lesson_command(CLI::App& app, LessonArgs& a) {
   a.grade->add_option("--format", a.format, "gradescope (default) or prairielearn")
       ->check(CLI::IsMember({"gradescope", "prairielearn"}));
   a.grade->add_option("--json", a.json_out, "write the grade here (default '-': stdout)");
+  a.answer = cmd->add_subcommand(
+      "answer", "write a student's answers as the GUI saves them (Lesson > Save answers), e.g. from a paper quiz");
+  a.answer->add_option("LESSON", a.lesson, "a lesson file or a shipped lesson's name")->required();
+  a.answer->add_option("--step", a.steps, "STEP=VALUE: the answer to step STEP's question, or the value its try set "
+                                          "(repeatable; a pool order as ants,fasthttp,...)");
+  a.answer->add_option("--student", a.student, "the student's name, kept in the document");
+  a.answer->add_option("--json", a.json_out, "write the answers here (default '-': stdout)");
   return cmd;
 }
 
 int run_lesson(const LessonArgs& a) {
   if (*a.check) return check(a);
   if (*a.list) return list(a.list_json);
+  if (*a.answer) return answer(a);
   return grade(a);
 }
 

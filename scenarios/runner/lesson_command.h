@@ -1,5 +1,6 @@
 // `poolscope lesson`: check a lesson and print its answer key, list the
-// shipped lessons, grade a student's saved answers (docs/lessons.md).
+// shipped lessons, write a student's answers as the GUI saves them (a paper
+// quiz typed in), grade saved answers (docs/lessons.md).
 #pragma once
 
 #include <string>
@@ -15,7 +16,9 @@ struct LessonArgs {
   std::string json_out;            // check, grade: where the JSON goes ("-": stdout)
   std::string format = "gradescope";
   bool list_json = false;
-  CLI::App *check = nullptr, *list = nullptr, *grade = nullptr;
+  std::string lesson, student;     // answer: the lesson, the student's name
+  std::vector<std::string> steps;  // answer: "N=VALUE", one per question or try answered
+  CLI::App *check = nullptr, *list = nullptr, *grade = nullptr, *answer = nullptr;
 };
 
 // Adds `lesson` and its subcommands to `app`.
