@@ -166,12 +166,7 @@ void App::shortcuts(Context& cx) {
         break;
       case Action::lesson_back:
       case Action::lesson_next:
-        if (lesson_) {
-          const std::size_t at = lesson_->at();
-          const std::size_t to = s.action == Action::lesson_next ? at + 1 : at == 0 ? 0 : at - 1;
-          if (to != at && to <= lesson_->steps()) later_.push_back([this, to] { lesson_go(to); });
-        }
-        break;
+        break;  // the Lesson panel's, even while its answer is being typed (view_lesson.cpp)
       case Action::lesson_save:
         if (lesson_) later_.push_back([this] { save_answers(answers_file()); });
         break;

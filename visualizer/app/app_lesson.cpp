@@ -65,7 +65,10 @@ void App::lesson_go(std::size_t i) {
     return;
   }
   lesson_run(std::nullopt);
-  lesson_view_.focus_answer();
+  if (!options_.headless()) lesson_view_.focus_answer();  // (headless, --lesson-do types instead)
+  const lesson::Step& s = *lesson_->step();
+  ui_.say("step " + std::to_string(i + 1) + " of " + std::to_string(lesson_->steps()) +
+          (s.title.empty() ? std::string() : ": " + s.title));
 }
 
 void App::lesson_run(const std::optional<json>& try_value) {
@@ -133,7 +136,7 @@ void App::lesson_update(const Frame& f) {
   const bool paused_to_ask = lesson_->phase() == LessonProgress::Phase::asking &&
                              live_->state() == LiveSession::State::paused;
   if (paused_to_ask && !asked_shown_) {
-    lesson_view_.focus_answer();
+    if (!options_.headless()) lesson_view_.focus_answer();
     const Nanos at = lesson_->step()->predict->ask_at;
     ui_.say("step " + std::to_string(lesson_->at() + 1) + ": the run is paused at " +
             (at.count() == 0 ? std::string("the start") : plot::format_time(static_cast<double>(at.count()))) +
@@ -253,11 +256,17 @@ bool App::lesson_headless() {
 // What the lesson shows at the end of a headless run, for the smoke test.
 void App::print_lesson() const {
   if (!lesson_) return;
-  std::printf("poolscope-gui: lesson %s: %s\n", lesson_->lesson().name.c_str(),
-              lesson_->at_summary() ? "summary"
-                                    : ("step " + std::to_string(lesson_->at() + 1) + " of " +
-                                       std::to_string(lesson_->steps()))
-                                          .c_str());
+  static constexpr const char* kPhases[] = {"reading", "asking", "waiting for the run's answer", "revealed",
+                                            "trying", "checked"};
+  const std::string paused =
+      live_ && live_->paused_at() ? ", the run paused at " + plot::format_time(static_cast<double>(
+                                                                 live_->paused_at()->count()))
+                                  : "";
+  if (lesson_->at_summary())
+    std::printf("poolscope-gui: lesson %s: summary\n", lesson_->lesson().name.c_str());
+  else
+    std::printf("poolscope-gui: lesson %s: step %zu of %zu, %s%s\n", lesson_->lesson().name.c_str(), lesson_->at() + 1,
+                lesson_->steps(), kPhases[static_cast<int>(lesson_->phase())], paused.c_str());
   for (std::size_t i = 0; i < lesson_->steps(); ++i) {
     const LessonProgress::Record& r = lesson_->record(i);
     if (r.grade)

@@ -172,7 +172,10 @@ void LessonView::draw(Context& cx, LessonProgress& lp, const LessonActions& act,
     ImGui::PopTextWrapPos();
   }
 
-  // Back / Next.
+  // Back / Next, by their buttons or Page Up / Page Down (a presenter's
+  // clicker), even while an answer is being typed.
+  if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false) && lp.at() > 0) act.go(lp.at() - 1);
+  if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false) && !lp.at_summary()) act.go(lp.at() + 1);
   ImGui::Spacing();
   ImGui::BeginDisabled(lp.at() == 0);
   if (button("< Back")) act.go(lp.at() - 1);
@@ -326,8 +329,9 @@ void LessonView::try_step(Context& cx, LessonProgress& lp, const LessonActions& 
     if (focus_) ImGui::SetKeyboardFocusHere();
     focus_ = false;
     ImGui::SetNextItemWidth(cx.ui.px(120));
-    if (ImGui::InputText("##try", &typed, ImGuiInputTextFlags_EnterReturnsTrue)) run = true;
-    try {
+    if (ImGui::InputText("##try", &typed, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll))
+      run = true;
+    if (ImGui::IsItemEdited() || run) try {
       std::size_t used = 0;
       const double v = std::stod(typed, &used);
       lp.try_value = used == typed.size() ? json(v == static_cast<double>(static_cast<long long>(v))

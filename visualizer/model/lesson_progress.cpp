@@ -135,7 +135,7 @@ json LessonProgress::answers() const {
   std::vector<lesson::TryResponse> tries;
   for (std::size_t i = 0; i < steps(); ++i) {
     const Record& r = records_[i];
-    if (r.answer && r.grade) responses.push_back({i + 1, *r.answer, *r.grade});
+    if (r.answer && r.grade && r.run) responses.push_back({i + 1, *r.answer, *r.grade, *r.run});
     if (r.tried && r.outcome) tries.push_back({i + 1, *r.tried, *r.outcome});
   }
   return lesson::answers_document(lesson_, responses, tries);
