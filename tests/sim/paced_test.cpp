@@ -158,7 +158,8 @@ TEST_CASE("paced simulation: pause_at holds the run at a moment, every event up 
   };
   // Sliced, as a page runs it, at a speed the wall clock never holds back:
   // the slices go on until the run pauses itself.
-  Run run(paced_scenario(1e9), RunOptions{.keep_events = true, .paced = true, .sliced = true});
+  Run run(paced_scenario(1000), RunOptions{.keep_events = true, .paced = true, .sliced = true});
+  run.set_time_scale(1e9);
   const Time moment = std::chrono::milliseconds(120);  // after the burst's tasks, before the reaping
   run.pause_at(moment);
   run.start();

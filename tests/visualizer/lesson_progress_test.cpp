@@ -64,7 +64,7 @@ TEST_CASE("lesson progress: a question asks, then waits for its moment, then sho
   lp.go(i);
   CHECK(lp.phase() == Phase::revealed);
   const json doc = lp.answers();
-  CHECK(doc["format"] == lesson::kAnswersFormat);
+  CHECK(doc["format"] == std::string(lesson::kAnswersFormat));
   CHECK(doc["answers"].size() == 1);
 }
 
