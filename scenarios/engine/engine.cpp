@@ -154,9 +154,18 @@ void Run::step() {
   if (pacer_) pacer_->step();
 }
 
+void Run::pause_at(std::optional<Time> at) {
+  if (pacer_) pacer_->pause_at(at);
+}
+
+std::optional<Time> Run::paused_at() const { return pacer_ ? pacer_->paused_at() : std::nullopt; }
+
 bool Run::paused() const {
-  std::lock_guard g(m_);
-  return paused_;
+  {
+    std::lock_guard g(m_);
+    if (paused_) return true;
+  }
+  return pacer_ && pacer_->paused();  // (paused by itself at pause_at's moment)
 }
 
 void Run::set_time_scale(double scale) {

@@ -188,6 +188,12 @@ class Run {
   bool paused() const;
   // A paced simulated run, paused: move virtual time on to the next thing due.
   void step();
+  // A paced simulated run pauses itself before its virtual time passes `at`
+  // (Pacer::pause_at): every event up to `at` shown, none after. Set before
+  // start() for a moment near the beginning; nullopt clears it.
+  void pause_at(std::optional<Time> at);
+  // The moment it paused itself at, while it stays there (Pacer::paused_at).
+  std::optional<Time> paused_at() const;
   bool simulated() const { return simulated_; }
   bool sliced() const { return simulated_ && options_.sliced; }
   void set_time_scale(double scale);

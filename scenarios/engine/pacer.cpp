@@ -12,6 +12,12 @@ void Pacer::rebase_locked(Time at) {
 
 Pacer::Verdict Pacer::verdict_locked(Time to, std::chrono::steady_clock::time_point& due) {
   if (released_) return Verdict::pass;
+  if (pause_at_ && to > *pause_at_) {
+    paused_at_ = pause_at_;
+    pause_at_.reset();
+    paused_ = true;
+    steps_ = 0;
+  }
   if (paused_) {
     if (steps_ == 0) return Verdict::paused;
     --steps_;
@@ -84,6 +90,7 @@ void Pacer::pause() {
 void Pacer::resume() {
   std::lock_guard g(m_);
   paused_ = false;
+  paused_at_.reset();
   rebase_locked(last_);
   changed_.notify_all();
 }
@@ -97,7 +104,19 @@ void Pacer::step() {
   std::lock_guard g(m_);
   if (!paused_) return;
   ++steps_;
+  paused_at_.reset();
   changed_.notify_all();
+}
+
+void Pacer::pause_at(std::optional<Time> at) {
+  std::lock_guard g(m_);
+  pause_at_ = at;
+  changed_.notify_all();  // a pace() waiting for the wall clock looks again
+}
+
+std::optional<Time> Pacer::paused_at() const {
+  std::lock_guard g(m_);
+  return paused_ && steps_ == 0 ? paused_at_ : std::nullopt;
 }
 
 void Pacer::release() {

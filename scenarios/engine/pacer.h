@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 #include "pools/core/clock.h"
 
@@ -40,6 +41,13 @@ class Pacer {
   bool paused() const;
   // While paused: lets virtual time move once, to the next thing due.
   void step();
+  // Pauses by itself before virtual time passes `at` (once: then it is
+  // cleared), so a view sees every event up to `at` and none after it (a
+  // lesson's question asked at that moment); nullopt clears it.
+  void pause_at(std::optional<Time> at);
+  // The moment pause_at() paused it at, while it stays paused there (every
+  // event up to it drained, none after): nullopt otherwise.
+  std::optional<Time> paused_at() const;
   // Lets every pace() through at once, for good (the run is stopping).
   void release();
 
@@ -55,6 +63,7 @@ class Pacer {
   bool paused_;
   bool released_ = false;
   int steps_ = 0;
+  std::optional<Time> pause_at_, paused_at_;
   // The anchor: virtual time `base_` was reached at wall time `base_wall_`.
   Time base_{0};
   std::chrono::steady_clock::time_point base_wall_;

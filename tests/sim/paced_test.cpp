@@ -148,3 +148,32 @@ TEST_CASE("paced and sliced (a web page's frames): held, never blocked, while pa
   CHECK(run.outcome().simulation->virtual_end == whole.outcome.simulation->virtual_end);
   CHECK(run.metrics().events().size() == whole.metrics.events().size());
 }
+
+TEST_CASE("paced simulation: pause_at holds the run at a moment, every event up to it shown and none after") {
+  RunResult whole = run_scenario(paced_scenario(1.0), RunOptions{.keep_events = true});
+  auto events_by = [&](Time t) {
+    std::size_t n = 0;
+    for (const Event& e : whole.metrics.events()) n += e.time <= t.count();
+    return n;
+  };
+  // Sliced, as a page runs it, at a speed the wall clock never holds back:
+  // the slices go on until the run pauses itself.
+  Run run(paced_scenario(1000), RunOptions{.keep_events = true, .paced = true, .sliced = true});
+  run.set_time_scale(1e9);
+  const Time moment = std::chrono::milliseconds(120);  // after the burst's tasks, before the reaping
+  run.pause_at(moment);
+  run.start();
+  while (!run.paused()) REQUIRE_FALSE(run.advance(10'000));
+  CHECK(run.now() <= moment);
+  CHECK(run.paused_at() == moment);
+  CHECK(events_in(run) == events_by(moment));
+  CHECK(events_in(run) < whole.metrics.events().size());
+  CHECK_FALSE(run.advance(~std::uint64_t{0}));  // it stays there
+  CHECK(run.held());
+  // Resumed, it does not pause there again, and the run is the unpaced one.
+  run.resume();
+  CHECK_FALSE(run.paused_at());
+  while (!run.advance(10'000)) {
+  }
+  CHECK(run.metrics().events().size() == whole.metrics.events().size());
+}

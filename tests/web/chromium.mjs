@@ -14,9 +14,15 @@ import path from 'node:path';
 const MODIFIERS = { Alt: [18, 1], Control: [17, 2], Meta: [91, 4], Shift: [16, 8] };
 function describe(key) {
   if (MODIFIERS[key]) return { key, code: `${key}Left`, vk: MODIFIERS[key][0], bit: MODIFIERS[key][1] };
-  if (/^[A-Za-z]$/.test(key)) return { key: key.toLowerCase(), code: `Key${key.toUpperCase()}`, vk: key.toUpperCase().charCodeAt(0) };
+  if (/^[A-Za-z]$/.test(key)) {
+    return { key: key.toLowerCase(), code: `Key${key.toUpperCase()}`, vk: key.toUpperCase().charCodeAt(0),
+      text: key.toLowerCase() };
+  }
+  if (/^[0-9]$/.test(key)) return { key, code: `Digit${key}`, vk: key.charCodeAt(0), text: key };
+  if (key === '.') return { key, code: 'Period', vk: 190, text: key };
   if (/^F\d+$/.test(key)) return { key, code: key, vk: 111 + Number(key.slice(1)) };
-  const named = { Enter: [13, '\r'], Escape: [27], Tab: [9, '\t'], Space: [32, ' '] }[key];
+  const named = { Enter: [13, '\r'], Escape: [27], Tab: [9, '\t'], Space: [32, ' '], Backspace: [8], PageUp: [33],
+    PageDown: [34] }[key];
   if (named) return { key: key === 'Space' ? ' ' : key, code: key, vk: named[0], text: named[1] };
   throw new Error(`chromium.mjs: no key named '${key}'`);
 }
@@ -126,6 +132,11 @@ class Page {
       await this.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.vk, modifiers });
       modifiers &= ~(k.bit ?? 0);
     }
+  }
+
+  // Types `text` (letters, digits and '.'), a key at a time, each held over a frame.
+  async type(text, ms = 120) {
+    for (const c of text) await this.press(c, ms);
   }
 
   async screenshot(file) {

@@ -172,6 +172,7 @@ void App::build(const Frame& f) {
   ui_.phases = sweep_ ? sweep_phases_ : phase_bands(live_ ? live_->document() : replay_->file().scenario);
   Context cx{ui_, f, live_.get(), replay_.get(), later_, runs_ ? &*runs_ : nullptr};
   findings_.update(cx);
+  lesson_update(f);  // a lesson's reveal, once the run has its answer
   shortcuts(cx);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -197,12 +198,20 @@ void App::build(const Frame& f) {
   // The side panel takes at most 30% of the width, and none where that would
   // leave it too narrow for the table (a 1280-px projector; H shows it).
   const float avail_w = ImGui::GetContentRegionAvail().x;
-  const bool side = ui_.side_panel && !(ui_.presentation && avail_w * 0.3f < ui_.px(330));
+  // A lesson keeps the side panel, its text readable on a projector: there
+  // it takes up to 40% of the width, at a font size a room reads.
+  const bool side = lesson_ || (ui_.side_panel && !(ui_.presentation && avail_w * 0.3f < ui_.px(330)));
   if (side) {
-    const float left = ui_.presentation
-                           ? std::min(ui_.px(ui_.left_width), avail_w * 0.3f)
-                           : std::clamp(ui_.px(ui_.left_width), ui_.px(200), avail_w * 0.6f);
+    const float left = lesson_ && ui_.presentation ? avail_w * 0.4f
+                       : ui_.presentation          ? std::min(ui_.px(ui_.left_width), avail_w * 0.3f)
+                                                   : std::clamp(ui_.px(ui_.left_width), ui_.px(200), avail_w * 0.6f);
     ImGui::BeginChild("side", {left, height}, true);
+    if (lesson_) {  // the lesson on top, the tabs below it
+      if (ui_.presentation) ImGui::SetWindowFontScale(0.8f);
+      lesson_panel(cx, ui_.presentation ? ImGui::GetContentRegionAvail().y
+                                        : std::round(ImGui::GetContentRegionAvail().y * 0.62f));
+      if (ui_.presentation) ImGui::SetWindowFontScale(0.7f);
+    }
     // Narrow, so its text at a little over the normal size: the timeline is
     // what the room reads; the table is for the lecturer's pointer.
     if (ui_.presentation) ImGui::SetWindowFontScale(0.7f);

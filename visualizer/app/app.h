@@ -14,6 +14,7 @@
 
 #include "visualizer/app/file_dialog.h"
 #include "visualizer/app/frame_times.h"
+#include "visualizer/app/view_lesson.h"
 #include "visualizer/app/view_sweep.h"
 #include "visualizer/app/views.h"
 #include "visualizer/app/window.h"
@@ -64,6 +65,12 @@ struct Options {
   bool show_frame_times = false;  // the frame-time overlay
   bool no_side_panel = false;     // the timeline takes the whole window
   double timeout_s = 120;         // headless: give up after this much wall time
+  // A lesson (a shipped lesson's name or a file) opened at a step (from 0),
+  // and headless, what a student does in it (--lesson-do: answer=V, next,
+  // back, try=V, save=FILE), each once the lesson is still.
+  std::string lesson;
+  std::optional<std::size_t> lesson_step;
+  std::vector<std::string> lesson_do;
 
   bool headless() const { return !screenshot.empty() || !save_result.empty() || bench_frames > 0; }
 };
@@ -126,6 +133,21 @@ class App {
   void save_result(const std::filesystem::path& file);
   // "Copy link": what shows the run on screen again elsewhere (share_link.h).
   void share();
+  // A lesson (app_lesson.cpp): opened at a step (throws ScenarioError or
+  // ConfigError), a step shown (its scenario run, paused at its question,
+  // its view applied) or run again with a try's value, the question
+  // answered, the reveal, the answers saved; the panel, the menu, headless.
+  void open_lesson(const std::filesystem::path& file, std::size_t step = 0);
+  void lesson_go(std::size_t i);
+  void lesson_run(const std::optional<json>& try_value);
+  void lesson_answered();
+  void lesson_update(const Frame& f);
+  void save_answers(const std::filesystem::path& file);
+  std::filesystem::path answers_file() const;
+  void lesson_panel(Context& cx, float height);
+  void lesson_menu();
+  bool lesson_headless();
+  void print_lesson() const;
 
   Options options_;
   Window window_;
@@ -144,6 +166,11 @@ class App {
   FindingsView findings_;
   RunsView runs_view_;
   std::optional<RunComparison> runs_;  // two runs compared, while the window is open
+  std::unique_ptr<LessonProgress> lesson_;  // a lesson, while it is open
+  LessonView lesson_view_;
+  bool asked_shown_ = false;          // the run was paused to ask at the last frame
+  std::optional<Nanos> lesson_pause_;  // where the run on screen pauses itself (LessonProgress::pause_at)
+  std::size_t lesson_do_next_ = 0;    // headless: the next --lesson-do action
   FileDialog dialog_;
   bool dialog_compares_ = false;  // the file chosen is run B, not a new run to open
   FrameTimes times_;

@@ -5,6 +5,7 @@
 // with a ConfigError (exit 2) naming both when the file is of another kind.
 #include "visualizer/app/app.h"
 
+#include "scenarios/engine/lesson.h"
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/sweep_json.h"
 #include "visualizer/model/file_format.h"
@@ -29,6 +30,27 @@ void App::apply_command_line() {
 }
 
 void App::open_command_line() {
+  if (!options_.lesson.empty()) {
+    // A lesson runs its own steps' scenarios, simulated: only the speed is the command line's.
+    if (!options_.replay.empty() || !options_.scenario.empty() || !options_.compare.empty())
+      throw ConfigError("--lesson", "a lesson runs its steps' own scenarios: give --lesson alone, without a file, "
+                                    "--scenario, --replay or --compare");
+    if (options_.has_overrides() && (options_.overrides.simulate || options_.overrides.cpus ||
+                                     options_.overrides.costs || options_.overrides.policy ||
+                                     options_.overrides.sim_seed))
+      throw ConfigError("--lesson", "a lesson's steps run as the lesson says (simulated, on its machine and seed): "
+                                    "only --time-scale goes with --lesson");
+    open_lesson(scenario::lesson::resolve_lesson(options_.lesson), options_.lesson_step.value_or(0));
+    if (options_.view) {
+      ui_.axis.set_view(options_.view->first, options_.view->second);
+      ui_.axis.set_follow(false);
+    }
+    return;
+  }
+  if (options_.lesson_step)
+    throw ConfigError("--step", "opens a lesson at a step: give --lesson NAME with it");
+  if (!options_.lesson_do.empty())
+    throw ConfigError("--lesson-do", "does what a student does in a lesson: give --lesson NAME with it");
   if (!options_.replay.empty())
     open(options_.replay, Kind::result);  // --replay: a result, whatever the file is
   else if (const std::filesystem::path file =

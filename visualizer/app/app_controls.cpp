@@ -164,6 +164,12 @@ void App::shortcuts(Context& cx) {
       case Action::ui_smaller:
         zoom_ = std::max(0.5f, zoom_ / 1.15f);
         break;
+      case Action::lesson_back:
+      case Action::lesson_next:
+        break;  // the Lesson panel's, even while its answer is being typed (view_lesson.cpp)
+      case Action::lesson_save:
+        if (lesson_) later_.push_back([this] { save_answers(answers_file()); });
+        break;
       case Action::help:
         break;
     }
@@ -231,6 +237,7 @@ void App::menu_bar(Context& cx) {
     ImGui::SliderFloat("UI scale", &zoom_, 0.5f, 3.0f, "%.2fx");
     ImGui::EndMenu();
   }
+  lesson_menu();  // (app_lesson.cpp)
   if (ImGui::BeginMenu("Help")) {
     ImGui::MenuItem("Keyboard shortcuts", "?", &ui_.show_help);
     ImGui::TextDisabled("docs/visualizer.md: a tour of the views");

@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "pools/core/duration.h"
+#include "pools/core/platform.h"
 #include "scenarios/engine/atomic_file.h"
 #include "scenarios/engine/exports.h"
 #include "scenarios/engine/library.h"
@@ -99,6 +100,15 @@ void App::save_result(const std::filesystem::path& file) {
 void App::share() {
   Link link;
   if (sweep_) return ui_.say("a sweep's points are not carried by a link: share its file", true);
+  if (lesson_) {  // a lesson at its step: lesson=NAME&step=N (the desktop's command names a file too)
+    const std::string name = !lesson_->shipped().empty() ? lesson_->shipped()
+                             : platform::has_threads()   ? lesson_->lesson().file
+                                                         : std::string();
+    if (name.empty()) return ui_.say("a lesson opened from a file is not carried by a link: share its file", true);
+    link.options = {{"lesson", name}, {"step", std::to_string(std::min(lesson_->at() + 1, lesson_->steps()))}};
+    if (ui_.palette_kind == plot::PaletteKind::colour_blind_safe) link.options.emplace_back("palette", "colour-blind");
+    return ui_.say(copy_link(link));
+  }
   if (live_) {
     const std::filesystem::path file = live_->file();
     std::error_code ec;

@@ -122,8 +122,12 @@ bool App::headless_step() {
         return true;
       }
       // Until the run has gone on long enough (or ended); a replay is ready at once.
+      // A lesson: until what --lesson-do asks is done, and the lesson still.
       bool ready = true;
-      if (live_ && !sweep_) {  // (a sweep has run: the scenario behind it waits)
+      if (lesson_) {
+        ready = lesson_headless();
+        if (ready && live_->run() && !live_->run()->finished()) live_->pause();  // hold the picture still
+      } else if (live_ && !sweep_) {  // (a sweep has run: the scenario behind it waits)
         // Headless runs start once the window has drawn its first frame (fonts, shaders).
         if (!live_->run()) start_run();
         scenario::Run* run = live_->run();
@@ -210,6 +214,7 @@ bool App::headless_step() {
       if (!sweep_)
         std::printf("poolscope-gui: on screen: %s\n",
                     (live_ ? live_->mode() : RunMode::of_result(replay_->file().run)).badge().c_str());
+      print_lesson();
       if (failing_)
         std::printf("poolscope-gui: schedule %d failed at %.6f s: %s\n", failing_->schedule,
                     static_cast<double>(failing_->at) / 1e9, failing_->problem.c_str());

@@ -4,6 +4,7 @@
 // of a trace that dropped events.
 #include "visualizer/app/app.h"
 
+#include "scenarios/engine/lesson.h"
 #include "scenarios/engine/library.h"
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/sweep_json.h"
@@ -18,10 +19,16 @@ bool App::open(const std::filesystem::path& file, Kind kind) {
                                 std::string(scenario::kResultFormat) +
                                 "\"): --replay replays a result written by `poolscope run SCENARIO --events --out "
                                 "FILE`; a scenario runs live with --scenario, or given alone");
+    if (kind == Kind::any && top_format(file) == scenario::lesson::kLessonFormat) {
+      open_lesson(file);  // (a bad one leaves the lesson open before, if any, as it was)
+      return true;
+    }
     if (kind == Kind::any && top_format(file) == scenario::sweep::kSweepFormat) {
+      lesson_.reset();
       open_sweep(load_sweep(file));
       return true;
     }
+    lesson_.reset();  // another file takes the lesson's place
     if (kind == Kind::result || (kind == Kind::any && is_result(file)))
       open_replay(std::make_unique<Replay>(scenario::load_result(file)));
     else

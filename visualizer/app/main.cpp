@@ -127,6 +127,14 @@ int main(int argc, char** argv) {
   cli.add_flag("--show-help", o.show_help, "open with the keyboard shortcuts overlay");
   cli.add_flag("--show-frame-times", o.show_frame_times, "open with the frame-time overlay");
   cli.add_flag("--no-side-panel", o.no_side_panel, "open with the side panel hidden (H shows it)");
+  // A lesson (docs/lessons.md), as a link's lesson=NAME&step=N opens it.
+  std::size_t lesson_step = 0;
+  cli.add_option("--lesson", o.lesson, "a lesson to follow: a shipped lesson's name, or a lesson file");
+  cli.add_option("--step", lesson_step, "the lesson's step to open at, from 1")->check(CLI::PositiveNumber);
+  cli.add_option("--lesson-do", o.lesson_do,
+                 "headless: what a student does in the lesson, in order, each once the lesson is still: answer=V, "
+                 "next, back, try=V (the step's parameter), save=FILE (the answers)")
+      ->allow_extra_args(false);
   cli.add_option("--timeout", o.timeout_s, "headless: give up after this many seconds of wall time (default 120)");
   try {
     cli.parse(argc, argv);
@@ -138,6 +146,9 @@ int main(int argc, char** argv) {
       o.overrides.time_scale = scenario::parse_number(time_scale, "--time-scale", "expected a number in [0.001, 1000]");
     if (sim_flag) o.overrides.simulate = true;
     if (real_flag) o.overrides.simulate = false;
+    if (cli.count("--step")) o.lesson_step = lesson_step - 1;
+    if (!o.lesson_do.empty() && !o.headless())
+      throw CLI::ValidationError("--lesson-do", "acts in a lesson before a headless picture: give --screenshot with it");
     if (!file.empty()) o.scenario = file;  // a result is recognised by its content and replays
     if (!run_for.empty()) o.run_for = duration_ns(run_for, "--run-for");
     if (!at.empty()) o.at = duration_ns(at, "--at");

@@ -18,7 +18,7 @@ std::string copy_link(const Link& link) {
   json j = {{"options", json::object()}};
   if (link.document)
     j["document"] = *link.document;
-  else
+  else if (!link.scenario.empty())  // (a lesson's link names no scenario)
     j["scenario"] = link.scenario;
   for (const auto& [option, value] : link.options) j["options"][option] = value;
   copy_page_link(j.dump().c_str());

@@ -35,6 +35,9 @@ const Shortcut kShortcuts[] = {
     {Action::side_panel, GLFW_KEY_H, false, "H", "hide or show the side panel (the timeline takes the window)"},
     {Action::ui_bigger, GLFW_KEY_EQUAL, true, "Ctrl++", "everything bigger (HiDPI)"},
     {Action::ui_smaller, GLFW_KEY_MINUS, true, "Ctrl+-", "everything smaller"},
+    {Action::lesson_back, GLFW_KEY_PAGE_UP, false, "Page Up", "a lesson: the step before"},
+    {Action::lesson_next, GLFW_KEY_PAGE_DOWN, false, "Page Down", "a lesson: the next step (Enter answers its question)"},
+    {Action::lesson_save, GLFW_KEY_A, true, "Ctrl+A", "a lesson: save the answers (JSON, to be graded)"},
     {Action::help, GLFW_KEY_UNKNOWN, false, "?", "this overlay (Esc closes it)"},
 };
 const int kShortcutCount = static_cast<int>(sizeof kShortcuts / sizeof kShortcuts[0]);

@@ -34,6 +34,9 @@ enum class Action {
   side_panel,
   ui_bigger,
   ui_smaller,
+  lesson_back,  // a lesson: the step before, the next, its answers saved
+  lesson_next,
+  lesson_save,
   help,
 };
 

@@ -115,6 +115,14 @@ struct Ui {
   unsigned cores = 1;
   bool render_distorts = false;
 
+  // What a lesson's step points at (scenarios/engine/lesson.h's Highlight):
+  // a pool's lanes, a rule's markers, a row of the comparison table.
+  struct LessonHighlight {
+    enum What { lane, rule, row } what = lane;
+    std::string pool, name;
+  };
+  std::vector<LessonHighlight> lesson_highlights;
+
   std::string open_error;  // why the last file could not be opened: a dialog until dismissed
   const char* open_error_title = "Could not open the file";  // or "Could not compare the runs"
   std::string status;      // the last message: what was saved, what failed

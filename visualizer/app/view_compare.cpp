@@ -240,6 +240,10 @@ void CompareView::draw(Context& cx) {
   const float wrap = ui.px(380);
   for (const Row& row : kRows) {
     ImGui::TableNextRow();
+    // A row a lesson's step points at, tinted amber (Ui::lesson_highlights).
+    for (const Ui::LessonHighlight& h : ui.lesson_highlights)
+      if (h.what == Ui::LessonHighlight::row && h.name == row.name)
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 200, 80, 70));
     ImGui::TableSetColumnIndex(0);
     ImGui::TextUnformatted(row.name);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.help);

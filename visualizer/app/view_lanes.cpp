@@ -186,9 +186,25 @@ void LanesView::draw(Context& cx, float y, float height) {
   row_y_.resize(pools.size());
   std::optional<std::pair<std::size_t, TaskId>> hovered_task;
   float cy = origin.y;
+  // The pools a lesson's step points at (Ui::lesson_highlights): their header and rows framed in amber.
+  std::vector<std::pair<float, float>> lit;
+  auto lit_from = [&](std::size_t p) {
+    for (const Ui::LessonHighlight& h : ui.lesson_highlights)
+      if (h.what == Ui::LessonHighlight::lane && h.pool == pools[p].info().name) return cy;
+    return -1.0f;
+  };
   for (std::size_t p = 0; p < pools.size(); ++p) {
     const metrics::PoolMetrics& pool = pools[p];
     const Rows& rows = rows_[p];
+    if (const float from = lit_from(p); from >= 0) lit.emplace_back(from, -1);
+    struct Close {  // the block ends where the pool's rows do, folded or not
+      std::vector<std::pair<float, float>>& lit;
+      const float& cy;
+      bool mine;
+      ~Close() {
+        if (mine) lit.back().second = cy;
+      }
+    } close{lit, cy, !lit.empty() && lit.back().second < 0};
     header_y_[p] = cy + header_h * 0.5f;
     row_y_[p].clear();
     // The pool's header: fold or unfold its rows.
@@ -290,6 +306,9 @@ void LanesView::draw(Context& cx, float y, float height) {
       }
     }
   }
+  for (const auto& [top, bottom] : lit)
+    dl->AddRect({origin.x + ui.px(1), top + 1}, {ui.time_x1 + ui.px(2), bottom - 1}, IM_COL32(255, 200, 80, 230), 3, 0,
+                ui.px(2));
   // The rows' full height, for the scroll bar; then the lines across what is visible.
   ImGui::SetCursorScreenPos({origin.x, cy});
   ImGui::Dummy({1, ui.px(4)});

@@ -136,6 +136,12 @@ float MarkersView::draw(Context& cx, float y, float row_height) {
           Look l = look(palette, m, ui.pool_colour(p));
           const float gy = l.lower ? r0.y + (r1.y - r0.y) * 0.72f : r0.y + (r1.y - r0.y) * 0.3f;
           glyph(dl, l.glyph, {b.x + dx, gy}, b.count > 1 ? r * 1.15f : r, col(l.colour));
+          // A rule a lesson's step points at: its markers ringed in amber (Ui::lesson_highlights).
+          if (m.rule != kNoLabel)
+            for (const Ui::LessonHighlight& h : ui.lesson_highlights)
+              if (h.what == Ui::LessonHighlight::rule && h.name == label_code(m.rule) &&
+                  (h.pool.empty() || h.pool == pool.info().name))
+                dl->AddCircle({b.x + dx, gy}, r * 1.7f, IM_COL32(255, 200, 80, 230), 16, ui.px(1.5f));
           if (b.count == 1 && ui.hovered_worker && ui.hovered_worker->first == p && m.worker != 0 &&
               ui.hovered_worker->second == m.worker)
             dl->AddCircle({b.x + dx, gy}, r * 1.9f, IM_COL32(255, 255, 255, 230), 16, ui.px(1.5f));

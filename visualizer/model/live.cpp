@@ -196,8 +196,14 @@ bool LiveSession::start(bool paused) {
                                          .paced = run_sim_.has_value(),
                                          .sliced = run_sim_.has_value() && !platform::has_threads()});
   if (paused) run_->pause();
+  run_->pause_at(pause_at_);  // before it starts: a moment near 0 is not passed already
   run_->start();
   return true;
+}
+
+void LiveSession::pause_at(std::optional<Time> at) {
+  pause_at_ = at;
+  if (run_ && !run_->finished()) run_->pause_at(at);
 }
 
 void LiveSession::step() {

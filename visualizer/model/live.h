@@ -87,6 +87,12 @@ class LiveSession {
   // A simulated run, paused: on to the next thing due (a timer, a task's
   // end, a wake-up), whose events then show. Nothing for a real run.
   void step();
+  // A simulated run pauses itself before its virtual time passes `at`
+  // (Run::pause_at), this run and the next ones, until cleared (nullopt):
+  // a lesson's question is asked there.
+  void pause_at(std::optional<Time> at);
+  // Where the run paused itself (every event up to there in its metrics), while it stays there.
+  std::optional<Time> paused_at() const { return run_ ? run_->paused_at() : std::nullopt; }
   bool can_step() const { return run_ && run_->simulated() && state() == State::paused; }
   void stop();  // ends the run early: pools shut down at once
   // Once a frame: a run without a thread of its own (a web page's) goes on
@@ -122,6 +128,7 @@ class LiveSession {
   TraceIndex index_;
   std::vector<SubmitLateness> lateness_;  // per trace pool id, once the run has ended
   std::map<std::string, std::map<std::string, json>> tuned_;
+  std::optional<Time> pause_at_;
 };
 
 }  // namespace poolscope::gui

@@ -6,7 +6,8 @@
 'use strict';
 
 (() => {
-  // A link: #v=1&s=tour&view=1s:2.5s or #v=1&d=<the scenario, deflated, base64url>.
+  // A link: #v=1&s=tour&view=1s:2.5s or #v=1&d=<the scenario, deflated, base64url>, or a
+  // lesson at a step, #v=1&lesson=why-a-pool&step=3 (poolscope-gui's --lesson and --step).
   // Every key it may carry, in this one table (docs/web.md, "Links"): a key
   // not here is refused, and so is a key given twice, or two keys of one
   // `group` (they would say two things: which scenario, say). An `option` is
@@ -20,6 +21,8 @@
     tab: { option: true },
     palette: { option: true },
     'time-scale': { option: true },
+    lesson: { option: true },
+    step: { option: true },
   };
   const LINK_FORMAT = '1';
   const LINK_OPTIONS = Object.keys(LINK_KEYS).filter((k) => LINK_KEYS[k].option);
@@ -45,7 +48,7 @@
   };
   // The GUI's Ctrl shortcuts (open, save, export, link, zoom) are the GUI's, not the browser's.
   window.addEventListener('keydown', (e) => {
-    if ((e.ctrlKey || e.metaKey) && 'oselOSEL+=-'.includes(e.key)) e.preventDefault();
+    if ((e.ctrlKey || e.metaKey) && 'oselaOSELA+=-'.includes(e.key)) e.preventDefault();
   });
 
   // Opening a file takes the frame that reads it (a big result, seconds):
@@ -187,7 +190,7 @@
   async function makeLink(run) {
     const params = new URLSearchParams({ v: LINK_FORMAT, pv: VERSION });
     if (run.document) params.set('d', toBase64url(await deflate(JSON.stringify(run.document))));
-    else params.set('s', run.scenario);
+    else if (run.scenario) params.set('s', run.scenario);  // (a lesson's link: lesson and step, in the options)
     for (const [option, value] of Object.entries(run.options || {})) params.set(option, value);
     return `${location.origin}${location.pathname}#${params}`;
   }
