@@ -23,6 +23,7 @@
 #include "scenarios/engine/exports.h"
 #include "scenarios/engine/json_reader.h"
 #include "scenarios/engine/library.h"
+#include "scenarios/engine/runtime.h"
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/version.h"
 #include "scenarios/runner/args.h"
@@ -192,6 +193,7 @@ struct RunArgs {
   bool events = false, quiet = false;
   Limits limits;
   std::string seed;
+  std::string runtime = "threads";  // --runtime
 };
 
 // A destination that cannot be written is bad input, found before the run
@@ -286,6 +288,7 @@ int run(RunArgs& a) {
   RunOptions options;
   options.keep_events = a.events;
   options.limits = a.limits;
+  options.runtime = a.runtime;
   try {
     count_workload(s, a.limits);  // before anything is generated or started
   } catch (const ConfigError& e) {
@@ -485,6 +488,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--policy", ra.overrides.policy, "simulation: random, pct or fifo scheduling (implies --sim)");
   // Strings, read by parse_seed and parse_number: CLI11 wraps "-3" into an
   // unsigned and takes "nan" for a number.
+  run_cmd->add_option("--runtime", ra.runtime,
+                      "a real run's runtime: threads (OS threads, the default) or goroutines (Go's scheduler: every "
+                      "thread a design starts is a goroutine)");
   run_cmd->add_option("--sim-seed", sim_seed_text, "simulation: the schedule's seed, as explore prints it (implies --sim)");
 
   ExploreArgs ea;
@@ -550,6 +556,7 @@ int main(int argc, char** argv) {
       if (run_cmd->count("--time-scale"))
         ra.overrides.time_scale = parse_number(time_scale_text, "--time-scale", "expected a number in [0.001, 1000]");
       if (run_cmd->count("--sim-seed")) ra.overrides.sim_seed = parse_seed(sim_seed_text, "--sim-seed");
+      check_runtime(ra.runtime, "--runtime");
       return run(ra);
     }
     if (*explore_cmd) return explore_schedules(ea);
