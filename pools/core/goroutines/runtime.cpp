@@ -296,7 +296,7 @@ void Runtime::execute(M* m, G* g) {
   m->curg.store(g, std::memory_order_release);
   g->m = m;
   g->status.store(G::running, std::memory_order_release);
-  g->started_ns = steady_ns();
+  g->started_ns.store(steady_ns(), std::memory_order_relaxed);
   g->preempt.store(false, std::memory_order_relaxed);
   if (m->p) m->p->schedtick.fetch_add(1, std::memory_order_relaxed);
   n_switches_.fetch_add(1, std::memory_order_relaxed);
@@ -538,6 +538,19 @@ G* Runtime::runq_get(P* p, bool* from_next) {
   return g;
 }
 
+// Go waits 3 µs before it takes a running P's runnext, long enough on an
+// idle machine for the readier to block and run it itself. Here an OS that
+// lends the CPUs to others stretches the readier's turn, so its runnext is
+// left to it while its goroutine has run under kRunnextGrace: a hand-off then
+// stays on its P, as Go's mostly does, instead of waking an M per task.
+constexpr std::int64_t kRunnextGrace = 100'000;  // ns
+
+bool runnext_stealable(P* victim) {
+  M* owner = victim->owner.load(std::memory_order_acquire);
+  G* running = owner ? owner->curg.load(std::memory_order_acquire) : nullptr;
+  return !running || steady_ns() - running->started_ns.load(std::memory_order_relaxed) >= kRunnextGrace;
+}
+
 G* Runtime::steal_from(P* victim, P* into, bool take_next) {
   std::vector<G*> taken;
   {
@@ -547,7 +560,7 @@ G* Runtime::steal_from(P* victim, P* into, bool take_next) {
       taken.push_back(victim->runq.front());
       victim->runq.pop_front();
     }
-    if (taken.empty() && take_next && victim->runnext) {
+    if (taken.empty() && take_next && victim->runnext && runnext_stealable(victim)) {
       // Go's runqgrab: a P that readied a goroutine into runnext is usually
       // about to run it; steal it only if it is still there a moment later.
       G* seen = victim->runnext;

@@ -120,7 +120,7 @@ struct G : ScheduledThread {
   WaitList joiners;  // under the wait lock
   bool done = false;  // under the wait lock
   std::atomic<bool> preempt{false};
-  std::int64_t started_ns = 0;  // when its current run began (sysmon)
+  std::atomic<std::int64_t> started_ns{0};  // when its current run began (a runnext stealer looks)
   std::vector<std::pair<const void*, std::shared_ptr<void>>> locals;
 };
 
