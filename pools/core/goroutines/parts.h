@@ -40,6 +40,11 @@ struct M {
   std::atomic<bool> cpu_clock_set{false};
   P* p = nullptr;                   // its g0's; sysmon's view is P::owner
   std::atomic<G*> curg{nullptr};
+  // Of the goroutine it runs, kept on the M, which lives as long as the
+  // runtime (sysmon and stealers look, and a goroutine may end meanwhile):
+  // when its run began, and sysmon's request that it yield.
+  std::atomic<std::int64_t> run_started_ns{0};
+  std::atomic<bool> preempt{false};
   bool spinning = false;
   std::uint64_t schedtick = 0;
   std::uint64_t rng = 0;

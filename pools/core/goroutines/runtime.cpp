@@ -296,8 +296,8 @@ void Runtime::execute(M* m, G* g) {
   m->curg.store(g, std::memory_order_release);
   g->m = m;
   g->status.store(G::running, std::memory_order_release);
-  g->started_ns.store(steady_ns(), std::memory_order_relaxed);
-  g->preempt.store(false, std::memory_order_relaxed);
+  m->run_started_ns.store(steady_ns(), std::memory_order_relaxed);
+  m->preempt.store(false, std::memory_order_relaxed);
   if (m->p) m->p->schedtick.fetch_add(1, std::memory_order_relaxed);
   n_switches_.fetch_add(1, std::memory_order_relaxed);
   g->fiber->resume();
@@ -547,8 +547,8 @@ constexpr std::int64_t kRunnextGrace = 100'000;  // ns
 
 bool runnext_stealable(P* victim) {
   M* owner = victim->owner.load(std::memory_order_acquire);
-  G* running = owner ? owner->curg.load(std::memory_order_acquire) : nullptr;
-  return !running || steady_ns() - running->started_ns.load(std::memory_order_relaxed) >= kRunnextGrace;
+  if (!owner || !owner->curg.load(std::memory_order_acquire)) return true;
+  return steady_ns() - owner->run_started_ns.load(std::memory_order_relaxed) >= kRunnextGrace;
 }
 
 G* Runtime::steal_from(P* victim, P* into, bool take_next) {
@@ -633,7 +633,7 @@ void Runtime::point(const char* where) {
     switch_to_g0(g, kLostP);
     return;
   }
-  if (g->preempt.load(std::memory_order_relaxed)) switch_to_g0(g, kPreempted);
+  if (m->preempt.load(std::memory_order_relaxed)) switch_to_g0(g, kPreempted);
 }
 
 void Runtime::yield(const char* where) {

@@ -119,8 +119,6 @@ struct G : ScheduledThread {
   TimerMap::iterator timer;
   WaitList joiners;  // under the wait lock
   bool done = false;  // under the wait lock
-  std::atomic<bool> preempt{false};
-  std::atomic<std::int64_t> started_ns{0};  // when its current run began (a runnext stealer looks)
   std::vector<std::pair<const void*, std::shared_ptr<void>>> locals;
 };
 

@@ -68,7 +68,7 @@ void Runtime::sysmon() {
         // Computing (or first seen): it keeps its P, and yields at its next
         // point once it has run for preempt_after.
         p->seen_cpu = cpu;
-        if (t - p->seen_at >= settings_.preempt_after.count()) g->preempt.store(true, std::memory_order_relaxed);
+        if (t - p->seen_at >= settings_.preempt_after.count()) m->preempt.store(true, std::memory_order_relaxed);
         continue;
       }
       if (!asleep_in_kernel(*m)) continue;  // runnable, waiting for a CPU the machine lends to others
