@@ -8,7 +8,10 @@
 //   churn/     bursts and idle gaps that make a pool grow and reap: threads created per 1,000 tasks,
 //              and what each costs the burst (against a warm burst of the same design)
 //   machine/   the machine's limits: a clock read, a cross-core futex hand-off, thread create + join
-// Run it through scripts/bench, which prints the ratios.
+// Run it through scripts/bench, which prints the ratios. With --runtime
+// goroutines, every dispatch/ row runs on Go's runtime (pools/core/goroutines/):
+// the benchmark's thread is goroutine 1, the pool's threads and the other
+// submitters goroutines; the references run as they do without it.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -18,6 +21,8 @@
 #include "bench/measure.h"
 #include "bench/smoke.h"
 #include "bench/targets.h"
+#include "pools/core/goroutines/runtime.h"
+#include "pools/core/thread.h"
 #include "scenarios/engine/process_stats.h"
 
 namespace poolscope::bench {
@@ -108,19 +113,25 @@ enum class Retry { yield, spin };
 std::uint64_t run_tasks(Executor& ex, std::int64_t tasks, int submitters, Retry retry = Retry::yield) {
   Countdown done(tasks);
   auto task = [&done] { done.tick(); };
-  std::latch go(submitters);
+  // The submitters start together (a latch on poolscope's futex: under the
+  // goroutine runtime, a goroutine's wait).
+  std::atomic<int> waiting{submitters};
   std::atomic<std::uint64_t> refused{0};
   auto submit_share = [&](int i) {
     std::uint64_t r = 0;
-    go.arrive_and_wait();
+    if (waiting.fetch_sub(1) == 1)
+      atomic_notify_all(waiting);
+    else
+      for (int n = waiting.load(); n != 0; n = waiting.load()) atomic_wait(waiting, n);
     for (std::int64_t n = tasks * i / submitters; n < tasks * (i + 1) / submitters; ++n)
       r += retry == Retry::spin ? execute_spinning(ex, task) : execute(ex, task);
     refused += r;
   };
-  std::vector<std::jthread> helpers;
-  for (int i = 1; i < submitters; ++i) helpers.emplace_back(submit_share, i);
+  std::vector<Thread> helpers;  // goroutines under the goroutine runtime
+  for (int i = 1; i < submitters; ++i) helpers.emplace_back("submitter", [&submit_share, i] { submit_share(i); });
   submit_share(0);
   done.wait();
+  for (Thread& h : helpers) h.join();
   return refused;
 }
 
@@ -152,7 +163,24 @@ Sizing tasks_for(Executor& ex, int submitters, std::chrono::nanoseconds budget, 
   return {tasks, probe_ns, probed};
 }
 
+// --runtime goroutines (main): the dispatch/ rows on Go's runtime.
+bool g_goroutines = false;
+
+void dispatch_here(benchmark::State& state, const Target& target, int workers, int submitters, bool traced);
+
 void dispatch(benchmark::State& state, const Target& target, int workers, int submitters, bool traced) {
+  // A reference's own threads are the OS's: its completions could not wake
+  // a goroutine (a notify from outside the runtime does not reach it).
+  if (!g_goroutines || target.reference) return dispatch_here(state, target, workers, submitters, traced);
+  goroutines::Runtime rt;
+  rt.run([&] { dispatch_here(state, target, workers, submitters, traced); });
+  state.counters["goroutine_switches"] = static_cast<double>(rt.stats().switches);
+  state.counters["runnext"] = static_cast<double>(rt.stats().runnext);
+  state.counters["stolen"] = static_cast<double>(rt.stats().stolen);
+  state.counters["m_parks"] = static_cast<double>(rt.stats().m_parks);
+}
+
+void dispatch_here(benchmark::State& state, const Target& target, int workers, int submitters, bool traced) {
   Tracing tracing(traced);
   std::unique_ptr<Executor> ex;
   try {
@@ -508,6 +536,21 @@ void register_all() {
 
 int main(int argc, char** argv) {
   if (poolscope::bench::take_smoke_flag(argc, argv)) poolscope::bench::sizes = poolscope::bench::kSmoke;
+  // --runtime threads|goroutines, taken before Google Benchmark reads the rest.
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a(argv[i]);
+    if (a == "--runtime=goroutines" || (a == "--runtime" && i + 1 < argc && std::string_view(argv[i + 1]) == "goroutines")) {
+      poolscope::bench::g_goroutines = true;
+      if (a == "--runtime") ++i;
+    } else if (a == "--runtime=threads" || (a == "--runtime" && i + 1 < argc && std::string_view(argv[i + 1]) == "threads")) {
+      if (a == "--runtime") ++i;
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  argv[argc] = nullptr;
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   poolscope::bench::register_all();

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "pools/core/spin.h"
+#include "pools/core/sync.h"
 #include "pools/core/task.h"
 
 namespace poolscope::bench {
@@ -23,15 +24,16 @@ class Executor {
 };
 
 // Submits `fn` until the pool takes it, yielding between attempts as the
-// fasthttp benchmark's submitter does: a refused submitter that spins
-// without yielding starves the very worker it waits for. Returns how many
-// times it was refused.
+// fasthttp benchmark's submitter does (runtime.Gosched: poolscope's yield,
+// the OS's on threads and the goroutine runtime's on goroutines): a refused
+// submitter that spins without yielding starves the very worker it waits
+// for. Returns how many times it was refused.
 template <class Fn>
 std::uint64_t execute(Executor& ex, const Fn& fn) {
   std::uint64_t refused = 0;
   while (!ex.offer(Task(fn))) {
     ++refused;
-    std::this_thread::yield();
+    poolscope::this_thread::yield();
   }
   return refused;
 }
@@ -46,7 +48,7 @@ std::uint64_t execute_spinning(Executor& ex, const Fn& fn) {
   std::uint64_t refused = 0;
   while (!ex.offer(Task(fn))) {
     if (++refused % 32 == 0)
-      std::this_thread::yield();
+      poolscope::this_thread::yield();
     else
       cpu_relax();
   }

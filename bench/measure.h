@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pools/core/pool_trace.h"
+#include "pools/core/sync.h"
 
 namespace poolscope::bench {
 
@@ -29,16 +30,18 @@ inline void spin_for(std::chrono::nanoseconds d) {
   }
 }
 
-// Counts tasks down to zero; the benchmark thread waits for zero on a futex.
+// Counts tasks down to zero; the benchmark thread waits for zero on a futex
+// (poolscope's atomic_wait: under Go's runtime, --runtime goroutines, a
+// goroutine's wait that parks the goroutine, not its OS thread).
 class Countdown {
  public:
   explicit Countdown(std::int64_t n) : left_(n) {}
   void tick() {
-    if (left_.fetch_sub(1, std::memory_order_acq_rel) == 1) left_.notify_all();
+    if (left_.fetch_sub(1, std::memory_order_acq_rel) == 1) atomic_notify_all(left_);
   }
   void wait() {
     for (auto n = left_.load(std::memory_order_acquire); n != 0; n = left_.load(std::memory_order_acquire))
-      left_.wait(n, std::memory_order_acquire);
+      atomic_wait(left_, n, std::memory_order_acquire);
   }
 
  private:

@@ -6,6 +6,12 @@
 
 namespace poolscope {
 
+namespace {
+thread_local TraceHandoffStamp t_handoff_stamp;
+}
+
+[[gnu::noinline]] TraceHandoffStamp& trace_handoff_stamp() noexcept { return t_handoff_stamp; }
+
 namespace rules {
 Label pool_closed() {
   static const Label l = intern_label("pool-closed", "the pool was shut down: submissions are refused");

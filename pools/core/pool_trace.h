@@ -208,10 +208,11 @@ struct TraceHandoffStamp {
   TaskId task = 0;
   std::uint64_t tick = 0;
 };
-inline thread_local TraceHandoffStamp trace_handoff_stamp;
+// This OS thread's; not inlined, for the reason trace_queue_cache() is not.
+TraceHandoffStamp& trace_handoff_stamp() noexcept;
 
 inline std::uint64_t PoolTrace::real_time_tick(EventKind kind, TaskId t) {
-  TraceHandoffStamp& last = trace_handoff_stamp;
+  TraceHandoffStamp& last = trace_handoff_stamp();
   if (kind == EventKind::task_started && last.pool == this && last.task == t && t != 0) {
     last.pool = nullptr;
     return last.tick;

@@ -9,10 +9,12 @@
 //     the primitive, so that the real path costs one thread-local read and a
 //     branch, as it did before there was a hook;
 //   - a Scheduler: the primitive asks it instead, through the calls below.
-// The simulation's sim::World (pools/core/sim/world.h) is the one Scheduler:
-// it installs itself on the OS thread it runs on. The core never names it,
-// so the dependency runs one way: the simulation knows the core, the core
-// knows no simulation (tests/tools/check_core_direction.sh).
+// The simulation's sim::World (pools/core/sim/world.h) is one Scheduler: it
+// installs itself on the OS thread it runs on. The goroutine runtime
+// (pools/core/goroutines/runtime.h) is the other: real time, its threads
+// fibers run by GOMAXPROCS OS threads at once (parallel() is true). The core
+// names neither, so the dependency runs one way: they know the core, the core
+// knows neither (tests/tools/check_core_direction.sh).
 #pragma once
 
 #include <chrono>
@@ -103,6 +105,20 @@ class Scheduler {
   // The calling thread's value for `key` (thread_value below), made by `make`
   // on first use and destroyed with `destroy` when the thread is.
   virtual void* local(const void* key, void* (*make)(), void (*destroy)(void*)) = 0;
+
+  // Whether its threads run at once, on several OS threads (the goroutine
+  // runtime's Ms, pools/core/goroutines/), rather than one at a time (the
+  // simulation's World): then a primitive's own state between two calls
+  // (a Mutex's owner) is guarded by atomics, and a spin before parking is
+  // the Scheduler's to do, not the waiter's.
+  virtual bool parallel() const { return false; }
+  // `ahead` of `clock`'s time as a span of this Scheduler's: the same span,
+  // unless the Scheduler's time runs at another rate than `clock`'s (a
+  // real-time Scheduler under a scaled clock).
+  virtual Nanos span_on_own_time(const Clock& clock, Nanos ahead) const {
+    (void)clock;
+    return ahead;
+  }
 
  protected:
   ~Scheduler() = default;

@@ -12,7 +12,9 @@ bool may_spin() {
 }
 
 bool scheduled_spin_until(Scheduler& s, std::move_only_function<bool()> ready) {
-  if (!may_spin()) return ready();
+  // A goroutine runtime parks the waiter at once; its OS thread is what
+  // spins, looking for other work (Scheduler::parallel).
+  if (!may_spin() || s.parallel()) return ready();
   // Eight rounds of a few microseconds each instead of thousands of pauses:
   // the same CPU held, the same chances for the awaited thread to run.
   constexpr int kRounds = 8;

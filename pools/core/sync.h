@@ -48,11 +48,15 @@ class Mutex {
   void scheduled_lock(Scheduler& s);
   bool scheduled_try_lock(Scheduler& s);
   void scheduled_unlock(Scheduler& s);
+  void parallel_lock(Scheduler& s);
 
   std::mutex m_;
-  // Under a Scheduler only: who holds it, and the threads blocked on it.
-  const void* owner_ = nullptr;
+  // Under a Scheduler only: who holds it, and the threads blocked on it (one
+  // thread at a time: relaxed atomics, for the checkers' sake) ...
+  std::atomic<const void*> owner_{nullptr};
   WaitList waiters_;
+  // ... or, under a parallel one (Scheduler::parallel), its futex word.
+  std::atomic<int> state_{0};
 };
 
 // Java's ReentrantLock, std::recursive_mutex's behaviour on a Mutex: the

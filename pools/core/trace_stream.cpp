@@ -89,13 +89,16 @@ std::atomic<std::uint64_t> g_next_uid{1};
 // (from another thread_local's destructor) is dropped, never written into a
 // queue the consumer may already be recycling.
 thread_local bool t_queues_gone = false;
+thread_local TraceQueueCache t_queue_cache;
 }  // namespace
+
+[[gnu::noinline]] TraceQueueCache& trace_queue_cache() noexcept { return t_queue_cache; }
 
 struct ThreadQueues {
   std::vector<std::pair<std::uint64_t, TraceStream::Queue*>> all;
   ~ThreadQueues() {
     t_queues_gone = true;
-    trace_queue_cache = {};
+    t_queue_cache = {};
     std::lock_guard g(live().m);
     for (auto& [uid, q] : all)
       if (live().uids.contains(uid)) q->state.store(TraceStream::Queue::retired, std::memory_order_release);
@@ -164,7 +167,7 @@ TraceStream::Queue* TraceStream::queue_for_this_thread() {
   ThreadQueues& mine = t_queues;
   for (auto& [uid, q] : mine.all)
     if (uid == uid_) {
-      trace_queue_cache = {uid_, q};
+      t_queue_cache = {uid_, q};
       return q;
     }
   Queue* q = attach();
@@ -174,7 +177,7 @@ TraceStream::Queue* TraceStream::queue_for_this_thread() {
     std::erase_if(mine.all, [](auto& e) { return !live().uids.contains(e.first); });
   }
   mine.all.emplace_back(uid_, q);
-  trace_queue_cache = {uid_, q};
+  t_queue_cache = {uid_, q};
   return q;
 }
 

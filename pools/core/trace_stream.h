@@ -305,10 +305,14 @@ struct TraceQueueCache {
   std::uint64_t uid = 0;
   TraceStream::Queue* queue = nullptr;
 };
-inline thread_local TraceQueueCache trace_queue_cache;
+// This OS thread's. Not inlined: a goroutine (pools/core/goroutines/) moves
+// between OS threads at its scheduling points, and g++ may keep an inlined
+// thread_local's address across a call (GCC PR 26461), which would then
+// write into another thread's queue. A call per event is the price.
+TraceQueueCache& trace_queue_cache() noexcept;
 
 inline TraceStream::Queue* TraceStream::this_thread_queue() {
-  const TraceQueueCache& c = trace_queue_cache;
+  const TraceQueueCache& c = trace_queue_cache();
   return c.uid == uid_ ? c.queue : queue_for_this_thread();
 }
 

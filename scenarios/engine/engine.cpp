@@ -16,10 +16,12 @@
 #include "scenarios/engine/engine.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "scenarios/engine/engine_parts.h"
 #include "scenarios/engine/pacer.h"
 #include "scenarios/engine/process_stats.h"
+#include "scenarios/engine/runtime.h"
 
 namespace poolscope::scenario {
 
@@ -87,6 +89,9 @@ void Run::start() {
   if (simulated_ && options_.sliced) return;  // the caller advances it
   try {
     controller_ = std::make_unique<Thread>("run", [this] {
+      if (!simulated_ && options_.runtime == "goroutines")
+        return run_on_goroutines([this] { control(); },
+                                 [](const std::string& report) { std::fprintf(stderr, "poolscope: %s", report.c_str()); });
       if (!simulated_) return control();
       advance_simulation(kToTheEnd);
     });

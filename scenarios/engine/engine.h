@@ -48,6 +48,10 @@ struct RunOptions {
   // the scenario's time_scale (pause, resume, step). Unpaced, it runs as fast
   // as it can.
   bool paced = false;
+  // A real run's runtime (runtime.h): "threads", every thread a design
+  // starts an OS thread, or "goroutines", every one a goroutine of Go's
+  // scheduler (pools/core/goroutines/). A simulated run ignores it.
+  std::string runtime = "threads";
   // A simulated run driven by its caller, a slice at a time (Run::advance),
   // on the caller's OS thread: no controller thread. What a web page does,
   // where there is no other thread; wait() then runs it to the end.
@@ -107,6 +111,7 @@ inline Nanos overrun_limit(Nanos watchdog, Time workload_end) {
 
 struct PoolOutcome {
   std::string name, design;
+  std::string ran_on;  // "os-threads", "goroutines" (a real run's runtime) or "simulation"
   PoolId trace_id = 0;
   json config;                         // params() at the end of the run
   Accounting accounting;               // the pool's own count, cross-checking the trace's

@@ -97,6 +97,7 @@ void Run::create_pools(Segment& seg, const std::vector<std::size_t>& indices) {
     if (sim::World* w = sim::active()) w->set_group("pool '" + d->entry.name + "'");
     outcome_.pools[i].name = d->entry.name;
     outcome_.pools[i].design = d->entry.design;
+    outcome_.pools[i].ran_on = simulated_ ? "simulation" : options_.runtime == "goroutines" ? "goroutines" : "os-threads";
     outcome_.pools[i].config = d->entry.config;
     outcome_.pools[i].trace_id = kNoTrace;
     try {
@@ -208,7 +209,7 @@ void Run::monitor(Segment& seg) {
     if (simulated_)
       seg.clock->sleep_for(kSimulatedPoll);
     else
-      std::this_thread::sleep_for(options_.poll);
+      default_clock().sleep_for(options_.poll);  // real time; a goroutine's sleep under Go's runtime
   }
 }
 

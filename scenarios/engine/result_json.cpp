@@ -284,6 +284,7 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
     const metrics::PoolMetrics* pm = metrics.pool(p.trace_id);
     json pj = {{"name", p.name}, {"design", p.design}, {"config", p.config}};
     if (const Design* d = Registry::global().find(p.design)) pj["runtime"] = d->runtime;  // its original's
+    if (!p.ran_on.empty()) pj["ran_on"] = p.ran_on;
     if (p.events_dropped) pj["events_dropped"] = p.events_dropped;  // only when some were
     if (pm) {
       pj["summary"] = summary_json(pm->summary(outcome.workload_end.count()), p, complete);

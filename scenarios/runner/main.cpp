@@ -23,6 +23,7 @@
 #include "scenarios/engine/exports.h"
 #include "scenarios/engine/json_reader.h"
 #include "scenarios/engine/library.h"
+#include "scenarios/engine/runtime.h"
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/version.h"
 #include "scenarios/runner/args.h"
@@ -197,6 +198,7 @@ struct RunArgs {
   std::string seed;
   std::string schedule;  // --schedule FILE (schedule_option.h)
   bool scenario_given = false;
+  std::string runtime = "threads";  // --runtime
 };
 
 // A destination that cannot be written is bad input, found before the run
@@ -308,6 +310,7 @@ int run(RunArgs& a) {
   options.keep_events = a.events;
   options.limits = a.limits;
   options.chooser = replay.get();
+  options.runtime = a.runtime;
   try {
     count_workload(s, a.limits);  // before anything is generated or started
   } catch (const ConfigError& e) {
@@ -522,6 +525,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--schedule", ra.schedule,
                       "simulation: replay a schedule (a poolscope-schedule/1 file, or a stepped run's result) pick by "
                       "pick, then on under its seed (implies --sim; docs/challenges.md)");
+  run_cmd->add_option("--runtime", ra.runtime,
+                      "a real run's runtime: threads (OS threads, the default) or goroutines (Go's scheduler: every "
+                      "thread a design starts is a goroutine)");
   run_cmd->add_option("--sim-seed", sim_seed_text, "simulation: the schedule's seed, as explore prints it (implies --sim)");
 
   ExploreArgs ea;
@@ -592,6 +598,7 @@ int main(int argc, char** argv) {
       if (run_cmd->count("--time-scale"))
         ra.overrides.time_scale = parse_number(time_scale_text, "--time-scale", "expected a number in [0.001, 1000]");
       if (run_cmd->count("--sim-seed")) ra.overrides.sim_seed = parse_seed(sim_seed_text, "--sim-seed");
+      check_runtime(ra.runtime, "--runtime");
       return run(ra);
     }
     if (*explore_cmd) return explore_schedules(ea);

@@ -79,6 +79,9 @@ void print_summary_table(std::ostream& out, const scenario::Scenario& sc, const 
                            {"CPU time (sequential)", {}},
                            {"invariant", {}},
                            {"status", {}}};
+  // What each pool ran on (os-threads, goroutines, simulation): the row
+  // that says why a real run's thread starts cost what they cost.
+  Row ran_on{"ran on", {}};
   std::vector<std::string> names;
   bool complete = outcome.events_dropped == 0;
   for (const scenario::PoolOutcome& p : outcome.pools) {
@@ -119,7 +122,9 @@ void print_summary_table(std::ostream& out, const scenario::Scenario& sc, const 
         p.stall ? (p.shutdown_hung ? "STALLED, hung" : "STALLED") : "ok",
     };
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i].cells.push_back(v[i]);
+    ran_on.cells.push_back(p.ran_on.empty() ? "-" : p.ran_on);
   }
+  rows.insert(rows.begin(), std::move(ran_on));
   // Only when the trace dropped events (the run is trace-incomplete): whose,
   // so that a student sees which column's counts miss some tasks.
   if (outcome.events_dropped > 0) {

@@ -140,6 +140,7 @@ TEST_CASE("cli: the simulation block and the simulation's flags refuse bad input
            Case{"run " + data("smoke.json") + " --time-scale ''", "--time-scale \"\": expected a number in [0.001, 1000]"},
            Case{"run " + data("smoke.json") + " --time-scale inf", "--time-scale \"inf\": expected a number in [0.001, 1000]"},
            Case{"run " + data("smoke.json") + " --time-scale 2x", "--time-scale \"2x\": expected a number in [0.001, 1000]"},
+           Case{"run " + data("smoke.json") + " --runtime fibers", "--runtime \"fibers\": expected threads or goroutines"},
            Case{"run " + data("smoke.json") + " --sim --real",
                 "--sim --real: expected one of them: --sim runs the simulation, --real real threads"},
            Case{"explore " + data("smoke.json") + " --policy fifo",
@@ -401,4 +402,25 @@ TEST_CASE("cli: validate says what a good scenario holds") {
   Result r = run("validate " + data("smoke.json"));
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Contains("ok: \"smoke\", 5 phases"));
+}
+
+TEST_CASE("cli: --runtime goroutines runs a real run's pools on Go's runtime, and the result says so") {
+  fs::path out = scratch() / "goroutines.json";
+  fs::remove(out);
+  Result r = run("run " + data("smoke.json") + " --runtime goroutines --time-scale 50 --quiet --out " + out.string());
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  json result = json::parse(slurp(out));
+  CHECK(result["status"] == "ok");
+  const json pool = pool_named(result, "spawn");
+  CHECK(pool["runtime"] == "goroutines");  // its original's
+  CHECK(pool["ran_on"] == "goroutines");   // this run's
+  CHECK(pool["summary"]["invariant"]["holds"] == true);
+  // The default: OS threads; the table's first row says which.
+  r = run("run " + data("smoke.json") + " --time-scale 50");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Contains("ran on") && Contains("os-threads"));
+  // Simulated, the runtime is the simulation's.
+  json sim = json::parse(run("run " + data("smoke.json") + " --sim --json -").out);
+  CHECK(pool_named(sim, "spawn")["ran_on"] == "simulation");
 }
