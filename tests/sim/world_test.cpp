@@ -200,7 +200,7 @@ TEST_CASE("a thread group's own costs: its threads pay them, the others the run'
   CHECK(&s.costs_of("pool 'other'") == &s.costs);
 }
 
-TEST_CASE("each runtime has its preset; 'runtime' takes no overrides") {
+TEST_CASE("each runtime has its preset, and 'runtime' takes no overrides") {
   CHECK(sim::runtime_costs("jvm").name == "jvm");
   CHECK(sim::runtime_costs("goroutines").start == 1us);
   // php-fpm's fork is the design's fork_time: a start costs nothing more.
