@@ -65,7 +65,12 @@ struct RunOptions {
 
 // The settings a scenario's "simulation" asks for: its machine, its policy,
 // and a schedule seed derived from the scenario's seed.
+// Each pool's threads pay the costs of its design's runtime unless the
+// scenario names one preset for all (sim::kRuntimeCosts).
 sim::Settings simulation_settings(const Scenario& s);
+// The group a pool's threads form in a simulation ("pool 'NAME'"): how
+// reports name them and what Settings::group_costs is keyed by.
+std::string pool_group(std::string_view pool);
 
 // A pool's outstanding tasks, never wrapping: a snapshot taken while the
 // pool updates its counters can show an end before its submission.

@@ -94,7 +94,7 @@ void Run::create_pools(Segment& seg, const std::vector<std::size_t>& indices) {
   for (std::size_t i : indices) {
     auto d = std::make_unique<Driver>(*this, i, *seg.clock);
     // In a simulation, the pool's threads are named after it in reports.
-    if (sim::World* w = sim::active()) w->set_group("pool '" + d->entry.name + "'");
+    if (sim::World* w = sim::active()) w->set_group(pool_group(d->entry.name));
     outcome_.pools[i].name = d->entry.name;
     outcome_.pools[i].design = d->entry.design;
     outcome_.pools[i].ran_on = simulated_ ? "simulation" : options_.runtime == "goroutines" ? "goroutines" : "os-threads";
@@ -140,7 +140,7 @@ void Run::start_drivers(Segment& seg) {
     d->lateness.resize(submitters);
     d->active = static_cast<int>(submitters + workload_.clients.size());
     Driver* p = d.get();
-    if (sim::World* w = sim::active()) w->set_group("pool '" + d->entry.name + "'");
+    if (sim::World* w = sim::active()) w->set_group(pool_group(d->entry.name));
     // A thread the system refuses is one fewer to wait for; the run then
     // ends early (note_thread_refused), and what was submitted is accounted.
     for (std::size_t k = 0; k < submitters; ++k) {

@@ -3,6 +3,7 @@
 // (advance_simulation), then ended (end_simulation); drain_simulated feeds
 // the metrics on the World's OS thread. Each segment's clock is the World's
 // virtual time (engine_segment.cpp).
+#include "pools/core/registry.h"
 #include "scenarios/engine/engine_parts.h"
 #include "scenarios/engine/pacer.h"
 
@@ -13,10 +14,23 @@ sim::Settings simulation_settings(const Scenario& s) {
   SimulationSpec spec = s.simulation.value_or(SimulationSpec{});
   settings.seed = spec.seed ? *spec.seed : derive_seed(s.seed, "simulation", 0);
   settings.cpus = spec.cpus;
-  settings.costs = sim::parse_costs(spec.costs);
+  if (spec.costs == sim::kRuntimeCosts) {
+    // The run's own threads (main, the monitor) are C++'s; each pool's pay
+    // its runtime's: a Go design's goroutines, Java's JVM threads, php-fpm's
+    // forked children.
+    settings.costs = sim::costs_preset("os-threads");
+    settings.costs.name = spec.costs;
+    for (const PoolEntry& p : s.pools)
+      if (const Design* d = Registry::global().find(p.design))
+        settings.group_costs.emplace(pool_group(p.name), sim::runtime_costs(d->runtime));
+  } else {
+    settings.costs = sim::parse_costs(spec.costs);
+  }
   settings.policy = sim::parse_policy(spec.policy);
   return settings;
 }
+
+std::string pool_group(std::string_view pool) { return "pool '" + std::string(pool) + "'"; }
 
 void Run::begin_simulation() {
   sim_ = std::make_unique<Simulation>(options_.simulation ? *options_.simulation : simulation_settings(scenario_));

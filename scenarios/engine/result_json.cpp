@@ -254,15 +254,17 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
   }
   // What the findings' rules name in the run, with evidence (docs/findings.md).
   head["findings"] = findings::findings_json(findings::find(outcome, metrics));
+  auto s_of = [](Nanos d) { return seconds(d.count()); };
+  auto costs_json = [&](const sim::Costs& c) {
+    return json{{"name", c.name}, {"start_s", s_of(c.start)}, {"wake_s", s_of(c.wake)}, {"handoff_s", s_of(c.handoff)},
+                {"resume_s", s_of(c.resume)}, {"submit_s", s_of(c.submit)}, {"yield_s", s_of(c.yield)}, {"quantum_s", s_of(c.quantum)}};
+  };
   if (const auto& sim = outcome.simulation) {
-    const sim::Costs& c = sim->settings.costs;
-    auto s_of = [](Nanos d) { return seconds(d.count()); };
     head["run"]["simulation"] = {
         {"seed", sim->settings.seed},
         {"policy", std::string(sim::to_string(sim->settings.policy))},
         {"cpus", sim->settings.cpus},
-        {"costs", {{"name", c.name}, {"start_s", s_of(c.start)}, {"wake_s", s_of(c.wake)},
-                   {"handoff_s", s_of(c.handoff)}, {"resume_s", s_of(c.resume)}, {"submit_s", s_of(c.submit)}, {"yield_s", s_of(c.yield)}, {"quantum_s", s_of(c.quantum)}}},
+        {"costs", costs_json(sim->settings.costs)},
         {"virtual_s", s_of(sim->virtual_end)},
         {"virtual_cpu_s", s_of(sim->cpu)},
         {"steps", sim->steps},
@@ -285,6 +287,7 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
     json pj = {{"name", p.name}, {"design", p.design}, {"config", p.config}};
     if (const Design* d = Registry::global().find(p.design)) pj["runtime"] = d->runtime;  // its original's
     if (!p.ran_on.empty()) pj["ran_on"] = p.ran_on;
+    if (const auto& sim = outcome.simulation) pj["costs"] = costs_json(sim->settings.costs_of(pool_group(p.name)));
     if (p.events_dropped) pj["events_dropped"] = p.events_dropped;  // only when some were
     if (pm) {
       pj["summary"] = summary_json(pm->summary(outcome.workload_end.count()), p, complete);

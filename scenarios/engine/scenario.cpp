@@ -267,16 +267,16 @@ json SimulationSpec::to_json() const {
 }
 
 namespace {
-// "simulation": true, false, or {"cpus": 2, "costs": "os-threads", "policy": "random"}.
+// "simulation": true, false, or {"cpus": 2, "costs": "runtime", "policy": "random"}.
 std::optional<SimulationSpec> parse_simulation(const json& j) {
   if (j.is_boolean()) return j.get<bool>() ? std::optional(SimulationSpec{}) : std::nullopt;
   if (!j.is_object()) fail_at("/simulation", "true, false or an object with cpus, costs and policy", j);
   ObjectReader r(j, "/simulation");
   SimulationSpec spec;
   spec.cpus = static_cast<int>(r.integer("cpus", 2, 1, sim::kMaxCpus));
-  spec.costs = r.string("costs", "os-threads");
+  spec.costs = r.string("costs", std::string(sim::kRuntimeCosts));
   try {
-    sim::parse_costs(spec.costs);
+    sim::check_costs(spec.costs);
   } catch (const std::invalid_argument& e) {
     throw ConfigError("/simulation/costs", e.what());
   }
@@ -485,7 +485,7 @@ json apply_overrides(json j, const Overrides& o) {
     }
     if (o.costs) {
       try {
-        sim::parse_costs(*o.costs);
+        sim::check_costs(*o.costs);
       } catch (const std::invalid_argument& e) {
         throw ConfigError("--costs " + *o.costs, e.what());
       }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pools/core/pool.h"
+#include "pools/core/sim/machine.h"
 #include "scenarios/engine/distribution.h"
 
 namespace poolscope::scenario {
@@ -84,7 +85,9 @@ enum class Schedule {
 // threads and real time: the machine it models and how it schedules.
 struct SimulationSpec {
   int cpus = 2;
-  std::string costs = "os-threads";  // a preset, with overrides: "goroutines,wake=1us"
+  // "runtime": each pool on its design's runtime's costs (Design::runtime);
+  // or a preset for every pool, with overrides: "goroutines,wake=1us".
+  std::string costs = std::string(sim::kRuntimeCosts);
   std::string policy = "random";     // random, pct or fifo
   std::optional<std::uint64_t> seed; // the schedule's; unset: derived from the scenario's seed
   json to_json() const;

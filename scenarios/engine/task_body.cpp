@@ -49,7 +49,7 @@ bool Countdown::wait(CancelScope& scope) {
 
 SubmitResult submit_task(Pool& pool, Task task, const SubmitOptions& options) {
   if (sim::World* w = sim::active()) [[unlikely]]
-    w->compute(w->settings().costs.submit, "submit");
+    w->compute(w->settings().costs_of(w->current().group).submit, "submit");
   return pool.submit(std::move(task), options);
 }
 

@@ -518,7 +518,7 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--real", real_flag, "run on real threads even if the scenario asks for the simulation");
   run_cmd->add_option("--cpus", ra.overrides.cpus, "simulation: the modelled machine's CPUs, in [1, 4096] (implies --sim)");
   run_cmd->add_option("--costs", ra.overrides.costs,
-                      "simulation: os-threads, goroutines, jvm or free, with overrides like goroutines,wake=1us (implies --sim)");
+                      "simulation: runtime (each pool its own runtime's, the default), or os-threads, goroutines, jvm, processes or free for all, with overrides like goroutines,wake=1us (implies --sim)");
   run_cmd->add_option("--policy", ra.overrides.policy, "simulation: random, pct or fifo scheduling (implies --sim)");
   // Strings, read by parse_seed and parse_number: CLI11 wraps "-3" into an
   // unsigned and takes "nan" for a number.

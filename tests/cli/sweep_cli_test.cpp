@@ -125,7 +125,9 @@ TEST_CASE("sweep cli: --real runs the points on real threads") {
 // bursts (40 tasks every 5 s) pay a thread start each time? Up to 2 s every
 // task of every burst starts a worker; from the 5 s period only the first
 // burst does; 3 s lies between (which of ants' two tickers goes first decides
-// how many bursts find their workers: with this schedule two of six do).
+// how many bursts find their workers). On goroutines' costs (issue 51) the
+// 5 s purge tick meets the second burst on one instant and, in this
+// schedule, runs after a few submissions: 31 more (docs/sweeps.md).
 TEST_CASE("sweep cli: the ants expiry lesson's table") {
   Result r = run("sweep periodic-bursts --pool ants --param ants.ExpiryDuration=100ms,1s,2s,3s,4s,5s,6s,10s "
                  "--metric spawned,queue_wait_s.p50,cpu --json -");
@@ -135,8 +137,9 @@ TEST_CASE("sweep cli: the ants expiry lesson's table") {
   for (const json& p : doc["points"]) spawned.push_back(p["pools"][0]["metrics"]["spawned"].get<std::uint64_t>());
   REQUIRE(spawned.size() == 8);
   for (std::size_t i : {0, 1, 2}) CHECK(spawned[i] == 240);  // 6 bursts x 40
-  CHECK(spawned[3] == 160);
-  CHECK(spawned[5] == 40);
+  CHECK(spawned[3] == 191);
+  CHECK(spawned[4] == 111);
+  CHECK(spawned[5] == 71);
   CHECK(spawned[6] == 40);
   CHECK(spawned[7] == 40);
 }

@@ -60,7 +60,7 @@ for k in 1 2; do
     --screenshot "$out/sim$k.png" --save-result "$out/sim$k.json" | tee "$out/sim$k.log"
 done
 "$check" "$out/sim1.png" --designs fasthttp,spawn --region "$(region "$out/sim1.log")"
-if ! grep -q "^poolscope-gui: on screen: SIMULATED (seed 7, 2 CPUs, os-threads)$" "$out/sim1.log"; then
+if ! grep -q "^poolscope-gui: on screen: SIMULATED (seed 7, 2 CPUs, runtime)$" "$out/sim1.log"; then
   echo "FAIL: the simulated run's badge is not on screen"
   exit 1
 fi

@@ -179,6 +179,39 @@ TEST_CASE("a thread start costs its creator the start, and the thread runs a wak
   CHECK(started == s.costs.start + s.costs.wake);
 }
 
+TEST_CASE("a thread group's own costs: its threads pay them, the others the run's (issue 51)") {
+  sim::Settings s;
+  s.costs = sim::costs_preset("os-threads");
+  s.group_costs.emplace("pool 'go'", sim::runtime_costs("goroutines"));
+  sim::World w(s);
+  Time go_started{-1}, os_started{-1};
+  w.run([&] {
+    const Time t0 = w.now();
+    w.set_group("pool 'go'");
+    Thread g("goroutine", [&] { go_started = w.now() - t0; });  // inherits the group
+    g.join();
+    w.set_group("");
+    const Time t1 = w.now();
+    Thread t("thread", [&] { os_started = w.now() - t1; });
+    t.join();
+  });
+  CHECK(go_started == 1us + 200ns);  // goroutines: start 1 us, then a wake-up of 0.2 us
+  CHECK(os_started == 36us + 20us);
+  CHECK(&s.costs_of("pool 'other'") == &s.costs);
+}
+
+TEST_CASE("each runtime has its preset, and 'runtime' takes no overrides") {
+  CHECK(sim::runtime_costs("jvm").name == "jvm");
+  CHECK(sim::runtime_costs("goroutines").start == 1us);
+  // php-fpm's fork is the design's fork_time: a start costs nothing more.
+  CHECK(sim::runtime_costs("processes").start == 0ns);
+  CHECK(sim::runtime_costs("processes").wake == sim::costs_preset("os-threads").wake);
+  CHECK_THROWS_WITH(sim::runtime_costs("fibers"), Catch::Contains("expected goroutines, jvm, os-threads or processes"));
+  CHECK_NOTHROW(sim::check_costs("runtime"));
+  CHECK_NOTHROW(sim::check_costs("jvm,wake=5us"));
+  CHECK_THROWS_WITH(sim::check_costs("runtime,wake=5us"), Catch::Contains("takes no overrides"));
+}
+
 TEST_CASE("goroutine costs start a thousand threads in a thousandth of the time") {
   auto start_all = [](const char* preset) {
     sim::Settings s;
@@ -343,7 +376,7 @@ TEST_CASE("cost presets and overrides are parsed, and bad ones named") {
   CHECK(jvm.start + jvm.wake == 74us);
   CHECK(jvm.resume == 80us);
   CHECK(jvm.handoff == sim::costs_preset("os-threads").handoff);
-  CHECK_THROWS_WITH(sim::parse_costs("fibers"), Catch::Contains("expected one of: os-threads, goroutines, jvm, free"));
+  CHECK_THROWS_WITH(sim::parse_costs("fibers"), Catch::Contains("expected one of: os-threads, goroutines, jvm, processes, free, or runtime"));
   CHECK_THROWS_WITH(sim::parse_costs("free,wake"), Catch::Contains("expected key=duration"));
   CHECK_THROWS_WITH(sim::parse_costs("free,warp=1s"), Catch::Contains("expected one of start, wake"));
   CHECK_THROWS_WITH(sim::parse_costs("free,wake=soon"), Catch::Contains("'soon' is not a duration"));

@@ -97,6 +97,7 @@ class App {
   // and the banner of a failing schedule from `poolscope explore`.
   void mode_badge(const RunMode& mode);
   void mode_controls(LiveSession& live);
+  void pool_costs(const LiveSession& live, const std::string& costs);
   void step_button(LiveSession& live);
   static bool speed_slider(const char* label, double& speed, float width, double lo, double hi);
   void failure_banner();

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "pools/core/platform.h"
+#include "pools/core/registry.h"
 #include "pools/core/sim/machine.h"
 #include "visualizer/app/app.h"
 #include "visualizer/app/draw.h"
@@ -16,11 +17,15 @@ namespace poolscope::gui {
 
 namespace {
 
-constexpr const char* kCostPresets[] = {"os-threads", "goroutines", "jvm", "free"};
+constexpr const char* kCostPresets[] = {"runtime", "os-threads", "goroutines", "jvm", "processes", "free"};
 constexpr const char* kCostHelp[] = {
+    "each pool on its own runtime's costs, as its original runs: Go's goroutines, Java's JVM threads, C's OS "
+    "threads, php-fpm's forked processes (the default)",
     "this machine's measured figures: a thread starts in 36 us, wakes in 20 us",
     "Go's: a goroutine starts in 1 us, wakes in 0.2 us",
     "OpenJDK 17's threads: a start costs 44 us, a parked thread 80 us of CPU to get back to work",
+    "php-fpm's children: the design charges a fork itself (fork_time 0.6 ms, child_start 1.5 ms); a child "
+    "wakes as an OS thread does",
     "nothing costs time: only tasks and timers move the clock",
 };
 constexpr const char* kPolicies[] = {"random", "pct", "fifo"};
@@ -49,6 +54,33 @@ bool choice(const char* label, std::string& value, const char* const* names, con
 }
 
 }  // namespace
+
+// Under the costs: what each pool of the scenario pays with them, so that a
+// student sees that a Go pool starts a worker in 1 us and Java's in 44.
+void App::pool_costs(const LiveSession& live, const std::string& costs) {
+  if (!live.scenario()) return;
+  const bool own = costs == sim::kRuntimeCosts;
+  sim::Costs all;
+  if (!own) {
+    try {
+      all = sim::parse_costs(costs);
+    } catch (const std::invalid_argument&) {
+      return;  // the runner refused it already; nothing to show
+    }
+  }
+  auto us = [](Nanos d) { return static_cast<double>(d.count()) / 1e3; };
+  for (const scenario::PoolEntry& p : live.scenario()->pools) {
+    const Design* d = Registry::global().find(p.design);
+    if (!d) continue;
+    const sim::Costs c = own ? sim::runtime_costs(d->runtime) : all;
+    // A wake-up: the notify's latency and the woken thread's way back onto a CPU.
+    ImGui::TextDisabled("%s (%s): %s, start %.4g us, wake-up %.4g us", p.name.c_str(), d->runtime.c_str(),
+                        c.name.c_str(), us(c.start), us(c.wake + c.resume));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", own ? "its design's original runs on this runtime: the pool's threads pay its costs"
+                                  : "the costs named above, for every pool; pick runtime for each pool its own");
+  }
+}
 
 void App::mode_badge(const RunMode& mode) {
   const std::string text = mode.badge();
@@ -116,7 +148,11 @@ void App::mode_controls(LiveSession& live) {
     changed = true;
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("the modelled machine's CPUs: computing threads beyond them wait");
-  changed |= choice("costs", spec.costs, kCostPresets, kCostHelp, 4, w);
+  changed |= choice("costs", spec.costs, kCostPresets, kCostHelp, 6, w);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("what a thread start, a wake-up and a switch cost: each pool its own runtime's, or one "
+                      "preset for every pool");
+  pool_costs(live, spec.costs);
   changed |= choice("policy", spec.policy, kPolicies, kPolicyHelp, 3, w);
   std::uint64_t seed = live.schedule_seed();
   ImGui::SetNextItemWidth(w);

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   // Checked after parsing, as the runner does: CLI11's "excludes" does not say what to do.
   cli.add_flag("--real", real_flag, "run on real threads even if the scenario asks for the simulation");
   cli.add_option("--cpus", o.overrides.cpus, "simulation: the modelled machine's CPUs, in [1, 4096] (implies --sim)");
-  cli.add_option("--costs", o.overrides.costs, "simulation: os-threads, goroutines, jvm or free (implies --sim)");
+  cli.add_option("--costs", o.overrides.costs, "simulation: runtime (each pool its own, the default), os-threads, goroutines, jvm, processes or free (implies --sim)");
   cli.add_option("--policy", o.overrides.policy, "simulation: random, pct or fifo scheduling (implies --sim)");
   // Strings, read as the runner reads them (scenarios/engine/cli_values.h).
   std::string sim_seed, time_scale;

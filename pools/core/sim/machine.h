@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -44,13 +46,28 @@ struct Costs {
 //               thread start costs its caller 44 µs and runs 74 µs later; a
 //               parked pool thread spends 80 µs of CPU getting back to work
 //               (the pool's code in a short-lived JVM is interpreted)
+//   processes   php-fpm's children: a fork without exec, whose measured cost
+//               (0.6 ms of the master's, 1-2 ms until the child accepts) the
+//               phpfpm design charges itself (fork_time, child_start), so a
+//               start costs nothing more here; a child blocked in accept()
+//               wakes as an OS thread does (sources in machine.cpp)
 //   free        nothing costs time: only tasks and timers move the clock
 Costs costs_preset(std::string_view name);  // throws std::invalid_argument naming the choices
 // `spec` is a preset name, optionally followed by overrides:
 // "goroutines,wake=500ns,quantum=4ms". Throws std::invalid_argument with a
 // message that names the key and what was expected.
 Costs parse_costs(std::string_view spec);
-inline constexpr std::string_view kCostPresets = "os-threads, goroutines, jvm, free";
+inline constexpr std::string_view kCostPresets = "os-threads, goroutines, jvm, processes, free";
+// What a scenario's "costs" says by default: each pool on the costs of the
+// runtime its design's original runs on (Design::runtime), and the run's own
+// threads (the engine's monitor, main) on os-threads. Any preset named
+// instead applies to every pool. It takes no overrides.
+inline constexpr std::string_view kRuntimeCosts = "runtime";
+// The preset a runtime (one of Design::runtime's names) runs on: each is
+// named as its runtime is.
+Costs runtime_costs(std::string_view runtime);  // throws std::invalid_argument
+// Checks a scenario's costs: kRuntimeCosts, or what parse_costs takes.
+void check_costs(std::string_view spec);  // throws std::invalid_argument
 
 // How the scheduler picks the next thread at a scheduling point.
 enum class Policy {
@@ -64,7 +81,16 @@ std::string_view to_string(Policy p);
 struct Settings {
   std::uint64_t seed = 1;
   int cpus = 2;
-  Costs costs;
+  Costs costs;  // every thread's, but those of a group in group_costs
+  // A thread group's own costs (the engine names each pool's threads
+  // "pool 'NAME'"): what its threads pay for what they do. The world reads
+  // them through costs_of().
+  std::map<std::string, Costs, std::less<>> group_costs;
+  const Costs& costs_of(std::string_view group) const {
+    if (group_costs.empty()) return costs;
+    auto it = group_costs.find(group);
+    return it == group_costs.end() ? costs : it->second;
+  }
   Policy policy = Policy::random;
   int pct_depth = 3;                 // pct: bugs of this depth get a fair chance
   std::uint64_t pct_steps = 20000;   // pct: change points fall among this many steps

@@ -318,7 +318,7 @@ void World::yield(const char* where) {
   current_->where = where;
   current_->object = nullptr;
   count_step();
-  compute(settings_.costs.yield, where);
+  compute(settings_.costs_of(current_->group).yield, where);
 }
 
 // --- the machine: CPUs ----------------------------------------------------
@@ -337,7 +337,7 @@ void World::take_cpu(VThread* t) {
   if (cpus_busy_ < settings_.cpus) {
     ++cpus_busy_;
     t->state = VThread::State::computing;
-    t->slice = std::min(t->cpu_left, settings_.costs.quantum);
+    t->slice = std::min(t->cpu_left, settings_.costs_of(t->group).quantum);
     push_event(now() + t->slice, t, Event::slice_end, ++t->generation);
   } else {
     t->state = VThread::State::cpu_wait;
@@ -376,7 +376,7 @@ bool World::sleep() {
     switch_out();
     // Back onto a CPU. A timer's sleeper is exempt, so that a deadline reads
     // exactly (a keep-alive of 60 s ends at 60 s, not 60 s and 2 µs).
-    if (!self->timed_out) compute(settings_.costs.resume, "wake-up");
+    if (!self->timed_out) compute(settings_.costs_of(self->group).resume, "wake-up");
   }
   return !self->timed_out;
 }
@@ -394,7 +394,7 @@ void World::wake(VThread* t) {
   delist(t);
   // A thread woken between enlist() and sleep() (switched out to pay a cost)
   // only leaves the list; sleep() then returns at once.
-  if (t->state == VThread::State::blocked) make_ready_after(t, settings_.costs.wake);
+  if (t->state == VThread::State::blocked) make_ready_after(t, settings_.costs_of(t->group).wake);
 }
 
 std::size_t World::wake_one(WaitList& list) {
@@ -407,7 +407,7 @@ std::size_t World::wake_one(WaitList& list) {
     for (std::size_t k = random() % n; k > 0; --k) t = t->next;
   }
   wake(of(t));
-  if (current_) compute(settings_.costs.handoff, "wake-up hand-off");
+  if (current_) compute(settings_.costs_of(current_->group).handoff, "wake-up hand-off");
   return 1;
 }
 
@@ -417,7 +417,7 @@ std::size_t World::wake_all(WaitList& list) {
     wake(of(list.head));
     ++n;
   }
-  if (n > 0 && current_) compute(settings_.costs.handoff, "wake-up hand-off");
+  if (n > 0 && current_) compute(settings_.costs_of(current_->group).handoff, "wake-up hand-off");
   return n;
 }
 
@@ -464,9 +464,10 @@ VThread* World::spawn(std::string name, std::move_only_function<void()> body) {
     make_runnable(t);
     return t;
   }
-  // The creator pays the start; the new thread runs a wake-up after that.
-  compute(settings_.costs.start, "Thread start");
-  make_ready_after(t, settings_.costs.wake);
+  // The creator pays the start; the new thread runs a wake-up after that
+  // (each at its own group's costs: Settings::costs_of).
+  compute(settings_.costs_of(current_->group).start, "Thread start");
+  make_ready_after(t, settings_.costs_of(t->group).wake);
   point("Thread start");
   return t;
 }
