@@ -56,6 +56,12 @@ class Scheduler {
 
   // Scheduling points: another thread may run first.
   virtual void point(const char* where) = 0;
+  // The same, naming the object the thread touches next (a primitive's wait
+  // list), so that a scheduler can tell which threads contend for one thing.
+  virtual void point_on(const char* where, const void* object) {
+    (void)object;
+    point(where);
+  }
   // A spin-yield: a point that costs a little CPU, so a spin lets time move.
   virtual void yield(const char* where) = 0;
   // Holds a CPU for `d` (a spin, a modelled computation).

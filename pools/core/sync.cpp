@@ -10,14 +10,14 @@
 namespace poolscope {
 
 void Mutex::scheduled_lock(Scheduler& s) {
-  s.point("Mutex::lock");
+  s.point_on("Mutex::lock", &waiters_);
   // Whoever the unlock wakes competes again: another thread may barge in first.
   while (owner_) s.block(waiters_, "Mutex::lock (held)");
   owner_ = &s.current();
 }
 
 bool Mutex::scheduled_try_lock(Scheduler& s) {
-  s.point("Mutex::try_lock");
+  s.point_on("Mutex::try_lock", &waiters_);
   if (owner_) return false;
   owner_ = &s.current();
   return true;
@@ -47,7 +47,7 @@ std::cv_status CondVar::scheduled_wait(Scheduler& s, LockRef lock, std::optional
   // of the lock for an instant another thread rarely catches). A loop on an
   // expired deadline then shows as the livelock it is on a real machine.
   if (deadline && *deadline <= s.now()) {
-    s.point("CondVar::wait_until (deadline passed)");
+    s.point_on("CondVar::wait_until (deadline passed)", &waiters_);
     return std::cv_status::timeout;
   }
   // On the list before the lock is let go: a notify that comes while the
@@ -67,7 +67,7 @@ Time CondVar::scheduled_deadline(Scheduler& s, Clock& clock, Time deadline) {
 }
 
 void CondVar::scheduled_notify(Scheduler& s, bool all) noexcept {
-  s.point(all ? "CondVar::notify_all" : "CondVar::notify_one");
+  s.point_on(all ? "CondVar::notify_all" : "CondVar::notify_one", &waiters_);
   if (all)
     s.wake_all(waiters_);
   else

@@ -26,6 +26,7 @@
 
 namespace poolscope::sim {
 class World;
+class Chooser;
 }
 
 namespace poolscope::scenario {
@@ -47,6 +48,11 @@ struct RunOptions {
   // on the caller's OS thread: no controller thread. What a web page does,
   // where there is no other thread; wait() then runs it to the end.
   bool sliced = false;
+  // Being the scheduler (pools/core/sim/decision.h): every decision of the
+  // simulation is this Chooser's, and its picks are kept in the outcome (the
+  // schedule). Owned by the caller; it must outlive the run. A Chooser that
+  // pauses needs a sliced run (advance() returns false while it waits).
+  sim::Chooser* chooser = nullptr;
 };
 
 // The settings a scenario's "simulation" asks for: its machine, its policy,
@@ -135,6 +141,9 @@ struct RunOutcome {
     Nanos cpu{0};                       // virtual CPU held by tasks and costs
     std::optional<std::string> failure; // the simulation could not go on (a livelock, a deadlock of the run itself)
     std::vector<std::string> leaked;    // threads alive when the run ended
+    // With a Chooser (RunOptions::chooser): the thread picked at each
+    // decision, by id, which replays the run with the same settings.
+    std::optional<std::vector<std::uint64_t>> schedule;
   };
   std::optional<Simulation> simulation;
 };

@@ -37,6 +37,7 @@ void Run::begin_simulation() {
       pacer_->pace(from, to, [this] { drain_simulated(); });
       return true;
     });
+  if (options_.chooser) world.set_chooser(options_.chooser);
   world_ = &world;
   world.start([this] { control(); });
 }
@@ -89,6 +90,7 @@ void Run::end_simulation() {
   out.virtual_end = world.now();
   out.cpu = world.cpu_used();
   out.leaked = world.leaked();
+  if (options_.chooser) out.schedule = world.schedule();
   outcome_.simulation = std::move(out);
   world_ = nullptr;
   finished_ = true;

@@ -262,6 +262,7 @@ void write_result(std::ostream& out, const Scenario& scenario, const RunOutcome&
         {"switches", sim->switches},
         {"threads", sim->threads},
         {"leaked_threads", sim->leaked}};
+    if (sim->schedule) head["run"]["simulation"]["schedule"] = *sim->schedule;
   }
   if (const auto& x = options.explore)
     head["explore"] = {{"schedule", x->schedule}, {"schedules_run", x->ran}, {"problem", x->problem},

@@ -149,7 +149,13 @@ bool World::run_for(std::uint64_t max_switches) {
   } end_watch{*this};
   for (std::uint64_t n = 0; root_->state != VThread::State::done; ++n) {
     if (n == max_switches) return false;
-    if (VThread* t = pick()) {
+    VThread* t;
+    if (chooser_ && runnable_.size() > 1) [[unlikely]] {
+      if (!(t = choose())) return false;  // paused: the same decision is asked at the next slice
+    } else {
+      t = pick();
+    }
+    if (t) {
       run_thread(t);
     } else if (events_.empty()) {
       fail("deadlock: every thread is blocked and nothing is due");
@@ -167,19 +173,87 @@ bool World::run_for(std::uint64_t max_switches) {
   return true;
 }
 
-VThread* World::pick() {
-  if (runnable_.empty()) return nullptr;
+std::size_t World::policy_index() {
   std::size_t i = 0;
   switch (settings_.policy) {
-    case Policy::fifo: break;
+    case Policy::fifo:
+      // Without a Chooser the yielder never left: it goes on, as fifo does.
+      if (yielder_) i = static_cast<std::size_t>(std::find(runnable_.begin(), runnable_.end(), yielder_) - runnable_.begin());
+      break;
     case Policy::random: i = random() % runnable_.size(); break;
     case Policy::pct:
       for (std::size_t k = 1; k < runnable_.size(); ++k)
         if (runnable_[k]->priority > runnable_[i]->priority) i = k;
       break;
   }
+  return i;
+}
+
+VThread* World::pick() {
+  if (runnable_.empty()) return nullptr;
+  const std::size_t i = policy_index();
   VThread* t = runnable_[i];
   runnable_.erase(runnable_.begin() + static_cast<std::ptrdiff_t>(i));
+  return t;
+}
+
+// --- being the scheduler ---------------------------------------------------
+
+namespace {
+
+// What a thread standing at `where` does when it runs on.
+std::string next_step(const VThread& t) {
+  const std::string_view w = t.where;
+  if (w == "start") return "starts running";
+  if (w == "Mutex::lock") return "takes the lock, or waits if another thread holds it";
+  if (w == "Mutex::try_lock") return "tries the lock once";
+  if (w == "Mutex::lock (held)") return "woken by an unlock: tries the lock again";
+  if (w == "CondVar::wait" || w == "CondVar::wait_until")
+    return t.timed_out ? "its wait timed out: takes its lock back" : "woken: takes its lock back and looks again";
+  if (w == "CondVar::wait_until (deadline passed)") return "goes on: its deadline had passed";
+  if (w == "CondVar::notify_one") return "wakes one waiter of the condition";
+  if (w == "CondVar::notify_all") return "wakes every waiter of the condition";
+  if (w == "Thread start") return "goes on after starting a thread";
+  if (w == "Thread::join") return "goes on: the thread it joined has ended";
+  if (w == "atomic wait") return "woken: reads the value again";
+  if (w == "wake-up" || w == "wake-up hand-off") return "goes on after the wake-up";
+  return "goes on from " + std::string(w);
+}
+
+const char* object_kind(std::string_view where) {
+  if (where.starts_with("Mutex")) return "lock";
+  if (where.starts_with("CondVar")) return "condition";
+  if (where.starts_with("atomic")) return "futex";
+  return "object";
+}
+
+}  // namespace
+
+Candidate World::candidate(const VThread& t) {
+  Candidate c{.thread = t.id, .name = t.name, .group = t.group, .where = t.where, .next = next_step(t), .object = t.object};
+  if (t.object) {
+    auto [it, added] = object_numbers_.try_emplace(t.object, static_cast<int>(object_numbers_.size()) + 1);
+    c.object_label = std::string(object_kind(t.where)) + " #" + std::to_string(it->second);
+  }
+  return c;
+}
+
+VThread* World::choose() {
+  if (!pending_) {
+    // The policy's pick first, drawing from the random stream as pick()
+    // would: a Chooser that takes it runs the seed's own run.
+    Decision d{.index = schedule_.size(), .at = now(), .candidates = {}, .policy_pick = policy_index()};
+    for (const VThread* t : runnable_) d.candidates.push_back(candidate(*t));
+    pending_ = std::move(d);
+  }
+  const std::optional<std::size_t> c = chooser_->choose(*pending_);
+  if (!c) return nullptr;
+  if (*c >= runnable_.size()) throw std::logic_error("sim::Chooser picked a candidate that does not exist");
+  VThread* t = runnable_[*c];
+  runnable_.erase(runnable_.begin() + static_cast<std::ptrdiff_t>(*c));
+  schedule_.push_back(t->id);
+  pending_.reset();
+  yielder_ = nullptr;
   return t;
 }
 
@@ -209,16 +283,29 @@ void World::count_step() {
          "ever waiting or yielding)");
 }
 
-void World::point(const char* where) {
+void World::point(const char* where) { point_on(where, nullptr); }
+
+void World::point_on(const char* where, const void* object) {
   VThread* self = current_;
   self->where = where;
+  self->object = object;
   count_step();
-  if (runnable_.empty() || settings_.policy == Policy::fifo) return;
+  if (runnable_.empty()) return;
+  if (settings_.policy == Policy::pct && pct_next_low_ < pct_change_points_.size() &&
+      steps_ >= pct_change_points_[pct_next_low_]) {
+    ++pct_next_low_;
+    self->priority = static_cast<std::uint64_t>(settings_.pct_depth) - pct_next_low_;
+  }
+  if (chooser_) [[unlikely]] {
+    // Every point with another thread runnable is a decision, the Chooser's.
+    // Whether this thread would have gone on is the policy's pick
+    // (policy_index): fifo keeps the yielder, pct the highest priority.
+    yielder_ = self;
+    make_runnable(self);
+    return switch_out();
+  }
+  if (settings_.policy == Policy::fifo) return;
   if (settings_.policy == Policy::pct) {
-    if (pct_next_low_ < pct_change_points_.size() && steps_ >= pct_change_points_[pct_next_low_]) {
-      ++pct_next_low_;
-      self->priority = static_cast<std::uint64_t>(settings_.pct_depth) - pct_next_low_;
-    }
     bool outranked = std::any_of(runnable_.begin(), runnable_.end(),
                                  [&](VThread* t) { return t->priority > self->priority; });
     if (!outranked) return;
@@ -229,6 +316,7 @@ void World::point(const char* where) {
 
 void World::yield(const char* where) {
   current_->where = where;
+  current_->object = nullptr;
   count_step();
   compute(settings_.costs.yield, where);
 }
@@ -239,6 +327,7 @@ void World::compute(Nanos d, const char* where) {
   if (d <= Nanos(0)) return;
   VThread* self = current_;
   self->where = where;
+  self->object = nullptr;
   self->cpu_left = d;
   take_cpu(self);
   switch_out();
@@ -269,6 +358,7 @@ void World::dispatch_cpus() {
 void World::enlist(WaitList& list, const char* where, std::optional<Time> deadline) {
   VThread* self = current_;
   self->where = where;
+  self->object = &list;
   self->list = &list;
   self->prev = list.tail;
   self->next = nullptr;

@@ -42,6 +42,7 @@
 
 #include "pools/core/clock.h"
 #include "pools/core/scheduler.h"
+#include "pools/core/sim/decision.h"
 #include "pools/core/sim/machine.h"
 #include "pools/core/sync.h"
 
@@ -67,6 +68,7 @@ struct VThread : ScheduledThread {
   std::unique_ptr<Fiber> fiber;
   State state = State::runnable;
   const char* where = "start";  // the last scheduling point it reached
+  const void* object = nullptr;  // what that point touches (a primitive's wait list), if it said
   // While blocked (on `list`): whether its deadline (if any) passed before a wake-up.
   bool timed_out = false;
   std::uint64_t wait_token = 0;  // bumped on each enlist and wake: a stale timeout is ignored
@@ -120,11 +122,20 @@ class World final : public Scheduler {
   // and run_for() returns, to go on from here at the next slice.
   void set_pacer(std::function<bool(Time from, Time to)> pacer) { pacer_ = std::move(pacer); }
 
+  // Being the scheduler (decision.h): with a Chooser set (before start()),
+  // every decision (two or more threads runnable) is the Chooser's, and
+  // run_for() returns false while it pauses. Unset, it costs one branch.
+  void set_chooser(Chooser* chooser) { chooser_ = chooser; }
+  // The thread picked at each decision so far while a Chooser was set, by
+  // id: the schedule that, with the same settings, replays this run.
+  const std::vector<std::uint64_t>& schedule() const { return schedule_; }
+
   // --- the Scheduler, for poolscope's primitives, from the running thread --
   // (scheduler.h says what each call does; here, what it costs in the World.)
   VThread& current() override { return *current_; }
   // A scheduling point: another runnable thread may run first.
   void point(const char* where) override;
+  void point_on(const char* where, const void* object) override;
   // A spin-yield: a point that also burns Costs::yield of CPU.
   void yield(const char* where) override;
   // Holds a CPU for `d` of virtual time (a spin task, a cost).
@@ -184,6 +195,9 @@ class World final : public Scheduler {
   void delist(VThread* t);
   void wake(VThread* t);
   VThread* pick();
+  std::size_t policy_index();
+  VThread* choose();  // a Chooser's decision; nullptr: it pauses
+  Candidate candidate(const VThread& t);
   void run_thread(VThread* t);
   void finish(VThread* t);
   bool advance();  // time on to the next event (there is one); false if the pacer holds it
@@ -222,6 +236,12 @@ class World final : public Scheduler {
   std::atomic<const char*> running_where_{nullptr};
   std::unique_ptr<StuckWatch> watch_;  // from the first slice until the run ends or fails
   bool finished_ = false;
+  // Being the scheduler (decision.h).
+  Chooser* chooser_ = nullptr;
+  std::vector<std::uint64_t> schedule_;
+  VThread* yielder_ = nullptr;        // the thread that just yielded at a point: fifo keeps it running
+  std::optional<Decision> pending_;   // asked, not answered: the Chooser paused
+  std::map<const void*, int> object_numbers_;
   struct Activation;
 };
 
