@@ -36,12 +36,18 @@ const Shortcut kShortcuts[] = {
     {Action::ui_bigger, GLFW_KEY_EQUAL, true, "Ctrl++", "everything bigger (HiDPI)"},
     {Action::ui_smaller, GLFW_KEY_MINUS, true, "Ctrl+-", "everything smaller"},
     {Action::help, GLFW_KEY_UNKNOWN, false, "?", "this overlay (Esc closes it)"},
+    {Action::sched_pick, GLFW_KEY_UNKNOWN, false, "1 to 9", "scheduler, at a decision: run that thread next"},
+    {Action::sched_undo, GLFW_KEY_BACKSPACE, false, "Backspace", "scheduler: undo the last pick"},
+    {Action::sched_undo, GLFW_KEY_Z, true, "Ctrl+Z", "scheduler: undo the last pick"},
+    {Action::sched_policy, GLFW_KEY_G, false, "G", "scheduler: the policy picks the next N decisions"},
+    {Action::sched_matters, GLFW_KEY_M, false, "M", "scheduler: on to the next decision that matters"},
 };
 const int kShortcutCount = static_cast<int>(sizeof kShortcuts / sizeof kShortcuts[0]);
 
 bool repeats(Action action) {
   switch (action) {
     case Action::step_sim:
+    case Action::sched_undo:
     case Action::step_back:
     case Action::step_forward:
     case Action::zoom_in:

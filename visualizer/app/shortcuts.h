@@ -35,6 +35,11 @@ enum class Action {
   ui_bigger,
   ui_smaller,
   help,
+  // Being the scheduler (view_scheduler.h), at a decision; 1 to 9 pick.
+  sched_pick,
+  sched_undo,
+  sched_policy,
+  sched_matters,
 };
 
 struct Shortcut {

@@ -10,9 +10,10 @@
   //   v   the link format this page reads (a newer or older one is refused, saying so)
   //   pv  the poolscope version that made it (a shipped scenario may differ in another)
   //   s   a shipped scenario, by name        d   a whole scenario, compressed
-  // and these options of poolscope-gui, under their own names:
+  // and these options of poolscope-gui, under their own names (challenge: a
+  // scheduler challenge by name, instead of s or d; sched: its picks so far):
   const LINK_FORMAT = '1';
-  const LINK_OPTIONS = ['view', 'tab', 'palette', 'time-scale'];
+  const LINK_OPTIONS = ['view', 'tab', 'palette', 'time-scale', 'challenge', 'sched'];
   // The page opens playing, at 1x unless the link says (a simulation's speed changes none of its events).
   const OPENING = ['--play'];
   const SPEED = ['--time-scale', '1'];
@@ -26,8 +27,9 @@
   // What the tests and the benchmark read (tests/web/gui.test.mjs).
   const page = window.poolscopePage = {
     started: null, firstFrame: null, frames: 0, stopped: false, downloads: [], lastLink: null, notices: [],
-    errors: [], printed: [], said: [],
+    errors: [], printed: [], said: [], state: {},
   };
+  const PROGRESS = 'poolscope-challenges';  // the challenges won, in local storage (progress_store.web.cpp)
   // The GUI's Ctrl shortcuts (open, save, export, link, zoom) are the GUI's, not the browser's.
   window.addEventListener('keydown', (e) => {
     if ((e.ctrlKey || e.metaKey) && 'oselOSEL+=-'.includes(e.key)) e.preventDefault();
@@ -113,7 +115,7 @@
   async function makeLink(run) {
     const params = new URLSearchParams({ v: LINK_FORMAT, pv: VERSION });
     if (run.document) params.set('d', toBase64url(await deflate(JSON.stringify(run.document))));
-    else params.set('s', run.scenario);
+    else if (run.scenario) params.set('s', run.scenario);  // (a lesson's link: lesson and step, in the options)
     for (const [option, value] of Object.entries(run.options || {})) params.set(option, value);
     return `${location.origin}${location.pathname}#${params}`;
   }
@@ -177,6 +179,14 @@
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
       page.downloads.push(name);
+    },
+    // What the GUI shows that a test reads: the scheduler's decision and where its choices are.
+    poolscopeState(name, json) { page.state[name] = JSON.parse(json); },
+    poolscopeLoadProgress() {
+      try { return localStorage.getItem(PROGRESS); } catch (e) { return null; }
+    },
+    poolscopeSaveProgress(text) {
+      try { localStorage.setItem(PROGRESS, text); return true; } catch (e) { return false; }
     },
     poolscopeCopyLink(run) {
       makeLink(run).then((url) => {

