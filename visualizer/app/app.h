@@ -134,6 +134,12 @@ class App {
   void scheduler_button();                         // the toolbar's way to start stepping
   void check_challenge();
   void win_window();
+  ChallengeProgress& progress();  // read from its store the first time
+  struct ChallengeEntry {
+    std::string name, title, goal;
+    bool correct;
+  };
+  std::optional<std::vector<ChallengeEntry>> challenge_list_;  // the shipped ones, read when the menu first opens
   // What leaves the GUI (app_export.cpp).
   // Where exports go: poolscope-SCENARIO-DATE-TIME.suffix in the working directory.
   std::filesystem::path output_file(const char* suffix) const;

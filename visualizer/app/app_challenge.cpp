@@ -49,23 +49,68 @@ void App::scheduler_button() {
                       "runs next, or let the policy pick");
 }
 
+ChallengeProgress& App::progress() {
+  if (!progress_) {
+    std::string problem;
+    progress_ = ChallengeProgress::parse(load_progress(), progress_place(), problem);
+    if (!problem.empty()) ui_.say(problem, true);
+  }
+  return *progress_;
+}
+
 void App::challenges_menu() {
   if (!ImGui::BeginMenu("Challenges")) return;
-  ImGui::TextDisabled("be the scheduler: pick the threads' order until a pool breaks");
+  ImGui::TextDisabled("be the scheduler: pick the threads' order until the pool breaks");
   ImGui::EndMenu();
 }
 
-void App::open_challenge(const std::string&, const std::string&) {}
+void App::open_challenge(const std::string& name, const std::string&) {
+  ui_.open_error = "challenge " + name + ": this build has no challenges yet";
+  ui_.open_error_title = "Could not open the challenge";
+}
 
 void App::check_challenge() {
   if (!live_ || !live_->stepping()) return;
   // A pick that does not fit, or a run that cannot go on: said once, in red.
   if (std::string e = live_->stepping_error(); e != stepping_error_) {
     stepping_error_ = e;
-    if (!e.empty()) ui_.say(e, true);
+    if (!e.empty() && !challenge_) ui_.say(e, true);
+    else if (!e.empty() && !live_->pick_error().empty()) ui_.say(e, true);
   }
 }
 
-void App::win_window() {}
+void App::win_window() {
+  if (!challenge_ || !challenge_->won || !challenge_->win_shown) return;
+  ChallengePlay& c = *challenge_;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float width = std::min(ui_.px(560), vp->WorkSize.x * 0.9f);
+  ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x / 2, vp->WorkPos.y + vp->WorkSize.y / 2}, ImGuiCond_Appearing,
+                          {0.5f, 0.5f});
+  ImGui::SetNextWindowSizeConstraints({width, 0}, {width, vp->WorkSize.y * 0.85f});
+  ImGui::SetNextWindowBgAlpha(0.97f);
+  bool open = true;
+  if (!ImGui::Begin(("Challenge won: " + c.title + "###won").c_str(), &open,
+                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::End();
+    return;
+  }
+  const float wrap = width - ui_.px(24);
+  ImGui::TextColored({0.6f, 0.9f, 0.6f, 1}, "The pool broke: %s.", c.reached.c_str());
+  ImGui::Spacing();
+  ImGui::TextDisabled("your schedule, %zu picks (the thread picked at each decision):", c.winning.size());
+  wrapped(schedule_text(c.winning), wrap);
+  ImGui::Spacing();
+  ImGui::TextDisabled("what went wrong, and the fix:");
+  wrapped(c.explanation, wrap);
+  ImGui::Spacing();
+  if (ImGui::Button("Copy a link to this schedule")) later_.push_back([this] { share(); });
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("whoever opens it gets the same run, broken the same way (Ctrl+L); `poolscope run --schedule` "
+                      "replays it too");
+  ImGui::SameLine();
+  if (ImGui::Button("Close")) open = false;
+  ImGui::End();
+  if (!open) c.win_shown = false;
+}
 
 }  // namespace poolscope::gui

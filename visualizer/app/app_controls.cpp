@@ -179,6 +179,9 @@ void App::shortcuts(Context& cx) {
       case Action::sched_matters:
         SchedulerView::to_next_that_matters(cx);
         break;
+      case Action::sched_run_on:
+        SchedulerView::run_on(cx);
+        break;
     }
   }
 }

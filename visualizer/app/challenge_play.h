@@ -5,13 +5,19 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace poolscope::scenario {
+struct Challenge;
+}
+
 namespace poolscope::gui {
 
 struct ChallengePlay {
+  std::shared_ptr<const scenario::Challenge> source;  // as the engine read it: its goal is checked with it
   std::string name;         // its shipped name (what `challenge=` carries), or its file
   std::string title;        // one line
   std::string pool;         // the pool's design (or challenge pool) name
@@ -22,6 +28,9 @@ struct ChallengePlay {
   // A correct pool: no schedule reaches the goal, and the explanation says
   // what in the design prevents it.
   bool correct = false;
+  // A correct pool's challenge played to the end without reaching the goal:
+  // the panel then says so, and why.
+  bool ended_unbroken = false;
   bool won = false;
   std::string reached;                 // on a win: what happened, in words
   std::vector<std::uint64_t> winning;  // on a win: the schedule that won

@@ -41,6 +41,7 @@ const Shortcut kShortcuts[] = {
     {Action::sched_undo, GLFW_KEY_Z, true, "Ctrl+Z", "scheduler: undo the last pick"},
     {Action::sched_policy, GLFW_KEY_G, false, "G", "scheduler: the policy picks the next N decisions"},
     {Action::sched_matters, GLFW_KEY_M, false, "M", "scheduler: on to the next decision that matters"},
+    {Action::sched_run_on, GLFW_KEY_E, false, "E", "scheduler: the policy picks to the run's end"},
 };
 const int kShortcutCount = static_cast<int>(sizeof kShortcuts / sizeof kShortcuts[0]);
 

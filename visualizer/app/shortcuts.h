@@ -40,6 +40,7 @@ enum class Action {
   sched_undo,
   sched_policy,
   sched_matters,
+  sched_run_on,
 };
 
 struct Shortcut {

@@ -91,6 +91,10 @@ void SchedulerView::policy(Context& cx) const {
     cx.later.push_back([live = cx.live, n = policy_n_] { live->policy_for(static_cast<std::uint64_t>(n)); });
 }
 
+void SchedulerView::run_on(Context& cx) {
+  if (cx.live && cx.live->stepping()) cx.later.push_back([live = cx.live] { live->run_on(); });
+}
+
 void SchedulerView::to_next_that_matters(Context& cx) {
   if (cx.live && cx.live->stepping()) cx.later.push_back([live = cx.live] { live->to_next_that_matters(); });
 }
@@ -129,6 +133,11 @@ void SchedulerView::draw(Context& cx, const ChallengePlay* play, const std::func
       ImGui::TreePop();
     }
     if (play->won) ImGui::TextColored({0.6f, 0.9f, 0.6f, 1}, "Won: %s", play->reached.c_str());
+    // A correct pool, played to its end unbroken: what in the design prevents the failure.
+    if (play->correct && play->ended_unbroken && !play->won) {
+      ImGui::TextColored({0.6f, 0.9f, 0.6f, 1}, "No schedule breaks this pool:");
+      wrapped(play->explanation, wrap);
+    }
     ImGui::Separator();
   }
 
@@ -244,6 +253,10 @@ void SchedulerView::draw(Context& cx, const ChallengePlay* play, const std::func
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("the policy picks until a decision whose choices touch the same thing (a lock, a channel, "
                       "the queue): where the order can change what happens (M)");
+  ImGui::SameLine();
+  if (ImGui::Button("To the end")) run_on(cx);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("the policy picks every decision from here to the run's end: a task lost shows only then (E)");
   ImGui::EndDisabled();
 
   const std::string text = schedule_text(schedule);

@@ -33,6 +33,7 @@ class SchedulerView {
   static void undo(Context& cx);
   void policy(Context& cx) const;
   static void to_next_that_matters(Context& cx);
+  static void run_on(Context& cx);
 
  private:
   int policy_n_ = 5;      // "let the policy pick the next N"

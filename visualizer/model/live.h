@@ -123,6 +123,8 @@ class LiveSession {
   void policy_for(std::uint64_t n);
   // The policy picks until a decision that matters (two choices touch one object).
   void to_next_that_matters();
+  // The policy picks every decision from here to the run's end.
+  void run_on();
   // Every pick so far, by thread id: what replays this run (`sched=`).
   const std::vector<std::uint64_t>& schedule() const;
   // Back one decision: the run started again, replaying the schedule but its

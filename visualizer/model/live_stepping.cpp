@@ -59,6 +59,12 @@ void LiveSession::to_next_that_matters() {
   picked_ = true;
 }
 
+void LiveSession::run_on() {
+  if (!stepper_) return;
+  stepper_->run_on();
+  picked_ = true;
+}
+
 const std::vector<std::uint64_t>& LiveSession::schedule() const {
   static const std::vector<std::uint64_t> none;
   return recorder_ ? recorder_->picks : none;
