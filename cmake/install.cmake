@@ -18,6 +18,7 @@ set(data_dir ${CMAKE_INSTALL_DATADIR}/poolscope)
 # --- runner: the program and everything both programs read ------------------------
 install(TARGETS poolscope RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runner)
 install(DIRECTORY scenarios/library DESTINATION ${data_dir}/scenarios COMPONENT runner FILES_MATCHING PATTERN "*.json")
+install(DIRECTORY scenarios/challenges DESTINATION ${data_dir}/scenarios COMPONENT runner FILES_MATCHING PATTERN "*.json")
 install(DIRECTORY labs/scenarios DESTINATION ${data_dir}/labs COMPONENT runner FILES_MATCHING PATTERN "*.json")
 # docs/: the pages the GUI quotes and the schemas; docs/man/ only feeds help2man.
 install(DIRECTORY docs DESTINATION ${data_dir} COMPONENT runner PATTERN man EXCLUDE)

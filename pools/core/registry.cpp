@@ -49,9 +49,26 @@ const Design& Registry::get(std::string_view name) const {
 std::vector<std::string> Registry::names() const {
   std::lock_guard g(m_);
   std::vector<std::string> out;
-  for (const Design& d : designs_) out.push_back(d.name);
+  for (const Design& d : designs_)
+    if (d.origin != "challenge") out.push_back(d.name);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<std::string> Registry::challenge_pools() const {
+  std::lock_guard g(m_);
+  std::vector<std::string> out;
+  for (const Design& d : designs_)
+    if (d.origin == "challenge") out.push_back(d.name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Design detail::as_challenge(Design d, const char* name) {
+  d.summary = "challenge pool (" + d.name + " with a planted mistake): " + d.summary;
+  d.name = name;
+  d.origin = "challenge";
+  return d;
 }
 
 std::unique_ptr<Pool> Registry::create(std::string_view name, const json& config, const TraceTarget& target) const {

@@ -24,7 +24,7 @@ struct Design {
   std::string name;     // registry key, e.g. "fasthttp"
   std::string summary;  // one line: the idea a student should see
   std::string docs;     // its page, e.g. "docs/pools/fasthttp.md"
-  std::string origin;   // "baseline", "design" or "lab"
+  std::string origin;   // "baseline", "design", "lab", or "challenge" (a lab mutant: never listed)
   std::vector<ParamSpec> params;
   // Builds a pool from validated params. May throw ConfigError for rules that
   // span parameters (e.g. ants: PreAlloc with unlimited size), quoting the
@@ -43,7 +43,8 @@ class Registry {
   const Design* find(std::string_view name) const;
   // Throws ConfigError("unknown pool design 'x' (known: ...)").
   const Design& get(std::string_view name) const;
-  std::vector<std::string> names() const;  // sorted
+  std::vector<std::string> names() const;  // sorted; challenge pools (origin "challenge") left out
+  std::vector<std::string> challenge_pools() const;  // sorted: only those
 
   // Validates `config` (a JSON object, or null for all defaults) and builds
   // the pool. Errors are ConfigErrors whose path is relative to the config.
@@ -62,6 +63,8 @@ namespace detail {
 struct Registrar {
   explicit Registrar(Design (*make)()) { Registry::global().add(make()); }
 };
+// A challenge pool (docs/challenges.md): `d` renamed, origin "challenge".
+Design as_challenge(Design d, const char* name);
 }  // namespace detail
 
 }  // namespace poolscope
@@ -70,5 +73,16 @@ struct Registrar {
 #define POOLSCOPE_CONCAT(a, b) POOLSCOPE_CONCAT_(a, b)
 // Registers the Design returned by `make_design` (a function taking nothing)
 // when the program starts.
+#ifndef POOLSCOPE_CHALLENGE_POOL
 #define POOLSCOPE_REGISTER_DESIGN(make_design) \
   static const ::poolscope::detail::Registrar POOLSCOPE_CONCAT(poolscope_registrar_, __LINE__) { make_design }
+#else
+// A lab's reference compiled once more with a LAB_MUTANT_* switch
+// (labs/CMakeLists.txt, POOLSCOPE_CHALLENGE_POOLS) registers under its
+// challenge name instead, with origin "challenge": found by name (a
+// challenge's scenario names it), never listed (names() leaves it out).
+#define POOLSCOPE_REGISTER_DESIGN(make_design)                                                  \
+  static const ::poolscope::detail::Registrar POOLSCOPE_CONCAT(poolscope_registrar_, __LINE__) { \
+    [] { return ::poolscope::detail::as_challenge(make_design(), POOLSCOPE_CHALLENGE_POOL); }     \
+  }
+#endif

@@ -26,6 +26,8 @@
 #include "scenarios/engine/result_json.h"
 #include "scenarios/engine/version.h"
 #include "scenarios/runner/args.h"
+#include "scenarios/runner/challenge_command.h"
+#include "scenarios/runner/schedule_option.h"
 #include "scenarios/runner/sweep_command.h"
 #include "scenarios/runner/table.h"
 #include "scenarios/runner/findings_table.h"
@@ -190,6 +192,8 @@ struct RunArgs {
   bool events = false, quiet = false;
   Limits limits;
   std::string seed;
+  std::string schedule;  // --schedule FILE (schedule_option.h)
+  bool scenario_given = false;
 };
 
 // A destination that cannot be written is bad input, found before the run
@@ -265,6 +269,8 @@ void show_progress(Run& run, double expected_wall) {
 int run(RunArgs& a) {
   if (!a.seed.empty()) a.overrides.seed = parse_seed(a.seed);
   for (const auto& s : a.settings) a.overrides.settings.push_back(parse_setting(s));
+  std::unique_ptr<sim::Stepper> replay;
+  if (!a.schedule.empty()) replay = runner::apply_schedule_file(a.schedule, a.scenario_given, a.scenario, a.overrides);
   Scenario s = load_with_overrides(a.scenario, a.overrides);
   // Every destination is decided before the run: a FIFO or a terminal is
   // written through, a regular file replaced atomically, the rest refused.
@@ -284,6 +290,7 @@ int run(RunArgs& a) {
   RunOptions options;
   options.keep_events = a.events;
   options.limits = a.limits;
+  options.chooser = replay.get();
   try {
     count_workload(s, a.limits);  // before anything is generated or started
   } catch (const ConfigError& e) {
@@ -298,6 +305,11 @@ int run(RunArgs& a) {
     wait_or_stop(r);
   const RunOutcome& outcome = r.outcome();
   const metrics::RunMetrics& m = r.metrics();
+  if (replay && !replay->error().empty()) {
+    std::cerr << "poolscope: " << a.schedule << ": /picks: " << replay->error() << "\n";
+    std::cerr.flush();
+    std::_Exit(kBadInput);  // the World's threads were abandoned where they stood, as below
+  }
   if (outcome.simulation && outcome.simulation->failure) {
     // The World's threads were abandoned where they stood: nothing is
     // written, and nothing of theirs can be cleaned up.
@@ -432,6 +444,10 @@ int explore_schedules(const ExploreArgs& a) {
   RunOptions ro;
   ro.simulation = f.settings;
   ro.keep_events = true;
+  // Stepped by a chooser that takes the policy's every pick: the same run,
+  // with its schedule in the result, which `run --schedule` and the GUI open.
+  sim::Stepper seed_picks({}, sim::Stepper::After::policy);
+  ro.chooser = &seed_picks;
   RunResult again = run_scenario(s, ro);
   std::string replayed = run_problem(again.outcome, again.metrics);
   if (replayed.empty()) replayed = bound_problem(again.outcome, again.metrics, eo);
@@ -445,7 +461,9 @@ int explore_schedules(const ExploreArgs& a) {
   ro_out.explore = ExploreNote{f.schedule + 1, r.ran, f.problem, moment.at, moment.since, replay};
   write_destination(dest, [&](std::ostream& out) { write_result(out, s, again.outcome, again.metrics, ro_out); });
   std::cout << "  its trace: " << dest.shown << " (open it in poolscope-gui: it opens at the failure)\n"
-            << "  replay it: " << replay << "\n";
+            << "  replay it: " << replay << "\n"
+            << "  or decision by decision: poolscope run --schedule " << dest.shown << " (its "
+            << again.outcome.simulation->schedule->size() << " picks)\n";
   std::cout.flush();
   // A failed simulation abandoned its threads where they stood: leave without cleaning up after them.
   if (again.outcome.simulation && again.outcome.simulation->failure) std::_Exit(kFailed);
@@ -483,6 +501,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--policy", ra.overrides.policy, "simulation: random, pct or fifo scheduling (implies --sim)");
   // Strings, read by parse_seed and parse_number: CLI11 wraps "-3" into an
   // unsigned and takes "nan" for a number.
+  run_cmd->add_option("--schedule", ra.schedule,
+                      "simulation: replay a schedule (a poolscope-schedule/1 file, or a stepped run's result) pick by "
+                      "pick, then on under its seed (implies --sim; docs/challenges.md)");
   run_cmd->add_option("--sim-seed", sim_seed_text, "simulation: the schedule's seed, as explore prints it (implies --sim)");
 
   ExploreArgs ea;
@@ -511,6 +532,8 @@ int main(int argc, char** argv) {
 
   runner::SweepArgs sa;
   auto* sweep_cmd = runner::add_sweep_command(app, sa);
+  runner::ChallengeArgs ca;
+  auto* challenge_cmd = runner::add_challenge_command(app, ca);
 
   std::string target;
   Limits validate_limits;
@@ -537,6 +560,7 @@ int main(int argc, char** argv) {
   install_signal_handlers();
   if (sim_flag || real_flag) ra.overrides.simulate = sim_flag;
   ra.out_given = run_cmd->count("--out") > 0;
+  ra.scenario_given = run_cmd->count("SCENARIO") > 0;
   ra.json_given = run_cmd->count("--json") > 0;
   ra.chrome_given = run_cmd->count("--chrome-trace") > 0;
   ra.csv_given = run_cmd->count("--csv") > 0;
@@ -555,6 +579,7 @@ int main(int argc, char** argv) {
       sa.jobs_given = sweep_cmd->count("--jobs") > 0;
       return runner::run_sweep(sa, [] { return g_signal.load(); });
     }
+    if (*challenge_cmd) return runner::run_challenge_command(ca, [] { return g_signal.load(); });
     if (*validate_cmd) return validate(target, validate_limits);
     if (*pools) return list_pools(as_json);
     if (*describe) return describe_pool(target, as_json);
