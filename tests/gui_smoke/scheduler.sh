@@ -52,3 +52,24 @@ status=$?
 set -e
 [[ $status == 2 ]] && grep -q -- "--sched: pick 2 ('y'): expected a thread id" "$out/bad2.log" || fail "--sched 3.y: exit $status, $(cat "$out/bad2.log")"
 echo "ok: $(head -1 "$out/bad2.log")"
+
+echo "--- a challenge opened by name, its stored solution's picks replayed: no pick refused, the progress kept on a win"
+picks=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["solution"]["picks"])' \
+  "$src/scenarios/challenges/lab01-lost-wakeup.json")
+"${headless[@]}" --challenge lab01-lost-wakeup --sched "$picks" --screenshot "$out/challenge.png" | tee "$out/challenge.log"
+grep -q "^poolscope-gui: challenge lab01-lost-wakeup: " "$out/challenge.log" || fail "the challenge is not on screen"
+grep -q "does not fit the run" "$out/challenge.log" && fail "a pick of the stored solution was refused"
+if grep -q "^poolscope-gui: challenge lab01-lost-wakeup: won: " "$out/challenge.log"; then
+  grep -q '"lab01-lost-wakeup"' "$XDG_DATA_HOME/poolscope/challenges.json" || fail "the win was not kept"
+  echo "ok: won, and kept in $XDG_DATA_HOME/poolscope/challenges.json"
+else
+  echo "ok: the solution's $(grep -o '^poolscope-gui: scheduler: decision [0-9]*' "$out/challenge.log") waits (the policy takes the rest)"
+fi
+
+echo "--- an unknown challenge is refused, exit 2"
+set +e
+"${headless[@]}" --challenge no-such-challenge --screenshot "$out/none.png" >"$out/none.log" 2>&1
+status=$?
+set -e
+[[ $status == 2 ]] && grep -q "no-such-challenge" "$out/none.log" || fail "an unknown challenge: exit $status, $(cat "$out/none.log")"
+echo "ok: $(head -1 "$out/none.log")"

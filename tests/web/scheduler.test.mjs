@@ -4,13 +4,14 @@
 // same decision. scripts/web --test runs it after gui.test.mjs.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 
 import { launchChromium, serveSite, waitSaid } from './site.mjs';
 
 const site = process.env.POOLSCOPE_SITE;
+const source = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const out = process.env.POOLSCOPE_GUI_TEST_OUT;  // screenshots, kept for a look
 mkdirSync(out, { recursive: true });
 
@@ -94,5 +95,56 @@ test('a link whose picks do not fit the run says at which decision', async () =>
   const d = deflateRawSync(Buffer.from(JSON.stringify(small))).toString('base64url');
   const page = await open(`#v=1&d=${d}&sched=99`);
   await waitSaid(page, /pick 1 \(thread 99\) does not fit the run/);
+  await page.close();
+});
+
+// The picks of a schedule's text ("3.5x2.4": pools/core/sim/schedule.h), one thread id each.
+const picksOf = (text) => (text ? text.split('.').flatMap((p) => {
+  const [id, times = '1'] = p.split('x');
+  return Array(Number(times)).fill(Number(id));
+}) : []);
+
+// A challenge played as a student plays it, to its stored solution's picks.
+const CHALLENGE = 'lab01-lost-wakeup';
+
+test('a challenge opened by link is won by its solution\'s picks, clicked and keyed; its link replays the win; undo', async () => {
+  const file = JSON.parse(readFileSync(path.join(source, 'scenarios', 'challenges', `${CHALLENGE}.json`), 'utf8'));
+  const picks = picksOf(file.solution.picks);
+  assert.ok(picks.length > 0, 'the challenge has a stored solution');
+  const page = await open(`#v=1&challenge=${CHALLENGE}`);
+  await waitSaid(page, new RegExp(`^challenge ${CHALLENGE}: `));
+  for (const [k, thread] of picks.entries()) {
+    const d = await decision(page, `(d) => d.schedule.split('.').filter(Boolean).length === ${k}`);
+    const i = d.choices.findIndex((c) => c.thread === thread);
+    assert.ok(i >= 0, `pick ${k + 1}: thread ${thread} is one of the choices at decision ${d.decision}`);
+    if (k === 0) await page.screenshot(path.join(out, `challenge-decision-1280x720.png`));
+    // Every other pick by a click on the thread's row, the rest by its number key.
+    if (k % 2 === 0 || i >= 9) await page.click(...d.choices[i].at);
+    else await pressDigit(page, i + 1);
+  }
+  // The goal may show only once the run has gone on: the policy takes the rest (E).
+  const won = page.evaluate(() => window.poolscopePage.said.some((s) => /won: /.test(s.text)));
+  if (!(await won)) await page.press('E');
+  const said = await waitSaid(page, new RegExp(`^challenge ${CHALLENGE} won: `));
+  await page.wait(500);
+  await page.screenshot(path.join(out, 'challenge-won-1280x720.png'));
+
+  // The kept progress: this challenge won, with its schedule.
+  const kept = JSON.parse(await page.evaluate(() => localStorage.getItem('poolscope-challenges')));
+  assert.equal(kept.challenges[CHALLENGE].won, true);
+
+  // Its link carries the challenge and the schedule, and replays to the same failure.
+  await page.press('Control+L');
+  const link = await page.waitFor(() => window.poolscopePage.lastLink);
+  assert.match(link, new RegExp(`challenge=${CHALLENGE}&sched=`));
+  const again = await open(new URL(link).hash);
+  const replayed = await waitSaid(again, new RegExp(`^challenge ${CHALLENGE} won: `));
+  assert.equal(replayed.text, said.text, 'the same failure');
+
+  // Undo: back one decision, waiting there for a pick.
+  await again.press('Control+Z');
+  await decision(again);
+  assert.deepEqual(again.problems, []);
+  await again.close();
   await page.close();
 });

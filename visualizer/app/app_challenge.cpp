@@ -10,6 +10,8 @@
 
 #include "visualizer/app/app.h"
 #include "visualizer/app/draw.h"
+#include "pools/core/registry.h"
+#include "scenarios/engine/challenge.h"
 #include "pools/core/sim/schedule.h"
 #include "visualizer/app/progress_store.h"
 
@@ -60,13 +62,74 @@ ChallengeProgress& App::progress() {
 
 void App::challenges_menu() {
   if (!ImGui::BeginMenu("Challenges")) return;
+  // The shipped challenges, read once: a title and whether the pool is correct.
+  if (!challenge_list_) {
+    challenge_list_.emplace();
+    for (const std::string& name : scenario::shipped_challenges()) {
+      try {
+        const scenario::Challenge c = scenario::load_challenge(name);
+        challenge_list_->push_back({name, c.title, c.goal.describe(), c.correct});
+      } catch (const std::exception& e) {
+        challenge_list_->push_back({name, e.what(), "", false});  // (challenge check refuses it in CI)
+      }
+    }
+  }
   ImGui::TextDisabled("be the scheduler: pick the threads' order until the pool breaks");
+  ImGui::Separator();
+  ChallengeProgress& kept = progress();
+  for (const ChallengeEntry& e : *challenge_list_) {
+    const bool won = kept.is_won(e.name);
+    if (ImGui::MenuItem(e.name.c_str(), won ? "won" : e.correct ? "correct pool" : nullptr,
+                        challenge_ && challenge_->name == e.name))
+      later_.push_back([this, name = e.name] { open_challenge(name, ""); });
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      wrapped(e.title, ui_.px(420));
+      if (!e.goal.empty()) dim("goal: " + e.goal, ui_.px(420));
+      if (const ChallengeProgress::Entry* w = kept.find(e.name))
+        dim("won in " + std::to_string(w->decisions) + " picks: " + w->schedule, ui_.px(420));
+      ImGui::EndTooltip();
+    }
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("%zu of %zu won; kept in %s", kept.won_count(), challenge_list_->size(), progress_place().c_str());
   ImGui::EndMenu();
 }
 
-void App::open_challenge(const std::string& name, const std::string&) {
-  ui_.open_error = "challenge " + name + ": this build has no challenges yet";
-  ui_.open_error_title = "Could not open the challenge";
+void App::open_challenge(const std::string& name, const std::string& picks) {
+  try {
+    auto c = std::make_shared<const scenario::Challenge>(scenario::load_challenge(name));
+    auto session = std::make_unique<LiveSession>(c->scenario.to_json(), c->file,
+                                                 std::filesystem::path(c->file).parent_path());
+    if (!session->scenario()) throw ConfigError("", session->error());
+    // Its picks are replayed under the seed and policy its solution was
+    // found with (the policy also chooses whom a notify wakes), so a
+    // schedule that wins once wins everywhere.
+    scenario::SimulationSpec spec = session->simulation();
+    if (c->solution && c->solution->seed) spec.seed = c->solution->seed;
+    if (c->solution && c->solution->policy) spec.policy = *c->solution->policy;
+    session->set_simulation(spec);
+    session->set_simulated(true);
+    const std::vector<std::uint64_t> replay = parse_picks(picks, "--sched");  // before anything changes
+    open_scenario(std::move(session));
+    ChallengePlay play;
+    play.source = c;
+    play.name = c->name;
+    play.title = c->title;
+    play.pool = c->pool;
+    if (const Design* d = Registry::global().find(c->pool)) play.docs = d->docs;
+    play.goal = c->goal.describe();
+    play.hint = c->hint;
+    play.explanation = c->explanation;
+    play.correct = c->correct;
+    challenge_ = std::move(play);
+    if (!live_->start_stepped(replay)) return ui_.say(live_->error(), true);
+    ui_.axis.set_follow(true);
+    ui_.say("challenge " + c->name + ": " + c->title + " (goal: " + challenge_->goal + ")");
+  } catch (const std::exception& e) {
+    ui_.open_error = e.what();  // the file and the JSON path, as `poolscope challenge check` says it
+    ui_.open_error_title = "Could not open the challenge";
+  }
 }
 
 void App::check_challenge() {
@@ -77,6 +140,26 @@ void App::check_challenge() {
     if (!e.empty() && !challenge_) ui_.say(e, true);
     else if (!e.empty() && !live_->pick_error().empty()) ui_.say(e, true);
   }
+  if (!challenge_ || challenge_->won || !live_->run()) return;
+  scenario::Run& run = *live_->run();
+  const bool ended = live_->state() == LiveSession::State::finished;
+  std::optional<std::string> reached;
+  run.with_metrics([&](const metrics::RunMetrics& m) {
+    reached = scenario::goal_reached(*challenge_->source, m, ended ? &run.outcome() : nullptr);
+  });
+  if (!reached) {
+    challenge_->ended_unbroken = ended;
+    return;
+  }
+  ChallengePlay& c = *challenge_;
+  c.won = true;
+  c.win_shown = true;
+  c.reached = *reached;
+  c.winning = live_->schedule();
+  live_->pause();  // the picture stays at the win
+  progress().won(c.name, schedule_text(c.winning), c.winning.size());
+  if (const std::string why = save_progress(progress().to_json()); !why.empty()) ui_.say(why, true);
+  else ui_.say("challenge " + c.name + " won: " + c.reached);
 }
 
 void App::win_window() {
@@ -95,7 +178,9 @@ void App::win_window() {
     return;
   }
   const float wrap = width - ui_.px(24);
-  ImGui::TextColored({0.6f, 0.9f, 0.6f, 1}, "The pool broke: %s.", c.reached.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{0.6f, 0.9f, 0.6f, 1});
+  wrapped("The pool broke: " + c.reached + ".", wrap);
+  ImGui::PopStyleColor();
   ImGui::Spacing();
   ImGui::TextDisabled("your schedule, %zu picks (the thread picked at each decision):", c.winning.size());
   wrapped(schedule_text(c.winning), wrap);
