@@ -1,7 +1,9 @@
 // Being the scheduler in the page (issue 49), as a student plays: a run
 // stepped by decision, picks made by clicking a thread and by its number
 // key, undo, and the link that carries the picks opened elsewhere at the
-// same decision. scripts/web --test runs it after gui.test.mjs.
+// same decision. Not yet in scripts/web --test: in Chromium the page reaches
+// its first decision, but the click that should pick a thread does not move
+// it on yet (to debug: chromium.mjs's click, or the panel's hit areas).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -45,7 +47,7 @@ const decision = (page, accept = '() => true') => page.waitFor(
 
 // A small scenario: two workers, five tasks at once, so decisions come early and are few.
 const small = {
-  name: 'sched-small', seed: 5, time_scale: 1,
+  name: 'sched-small', lesson: 'a run with few decisions', seed: 5, time_scale: 1,
   task: { duration: '10ms' },
   phases: [{ name: 'burst', duration: '100ms', arrival: { kind: 'burst', count: 5, every: '1s' } }],
   pools: [{ design: 'gammazero', config: { maxWorkers: 2 } }],
