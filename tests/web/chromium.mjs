@@ -116,6 +116,18 @@ class Page {
 
   wait(ms) { return sleep(ms); }
 
+  // A click of the left button at (x, y) CSS px, held for `ms` so that
+  // Dear ImGui sees the press at one frame and the release at a later one.
+  async click(x, y, ms = 200) {
+    const at = { x, y, button: 'left', clickCount: 1 };
+    await this.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+    await sleep(ms / 2);
+    await this.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...at });
+    await sleep(ms);
+    await this.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...at });
+    await sleep(ms / 2);
+  }
+
   // Holds `keys` ('Control+S') down for `ms`: Dear ImGui sees a key that is
   // down at a frame's start, so a press between two frames would be lost.
   async press(keys, ms = 300) {

@@ -11,5 +11,9 @@
 namespace poolscope::gui {
 
 void announce(const std::string& text, bool error);
+// A piece of what is on screen as JSON, under `name`, for what reads the page
+// (the browser tests: the scheduler's decision and where its choices are
+// drawn); nothing on the desktop, whose headless modes print it instead.
+void announce_state(const std::string& name, const std::string& json);
 
 }  // namespace poolscope::gui

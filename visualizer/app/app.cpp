@@ -10,6 +10,8 @@
 //   app_controls.cpp      the menu bar, the toolbar, the shortcuts, the overlays
 //   app_mode.cpp          real or simulated: the badge, the machine, step, speed
 //   app_headless.cpp      the headless modes: settle, benchmark, screenshot, exit
+//   app_challenge.cpp     being the scheduler: the Challenges menu, a challenge
+//                         opened, its goal checked, the win shown and kept
 #include "visualizer/app/app.h"
 #include "visualizer/app/announce.h"
 #include "visualizer/app/hand_over.h"
@@ -76,6 +78,7 @@ void App::frame() {
   }
   // A run without a thread of its own (a page's) runs here, half a frame's worth.
   if (live_) live_->tick(std::chrono::milliseconds(8));
+  check_challenge();  // a challenge's goal, after this frame's decisions
   note_dropped_events();
   // A run that ends while the view follows it is shown whole.
   const bool finished = live_ && live_->state() == LiveSession::State::finished;
@@ -247,6 +250,8 @@ void App::build(const Frame& f) {
   ImGui::EndChild();
   ImGui::End();
   range_.draw(cx);
+  scheduler_.draw(cx, challenge_ ? &*challenge_ : nullptr, [this] { share(); });
+  win_window();
   if (runs_) {
     bool open = true;
     runs_view_.draw(cx, *runs_, open);

@@ -15,9 +15,12 @@
 #include "visualizer/app/file_dialog.h"
 #include "visualizer/app/frame_times.h"
 #include "visualizer/app/view_lesson.h"
+#include "visualizer/app/challenge_play.h"
+#include "visualizer/app/view_scheduler.h"
 #include "visualizer/app/view_sweep.h"
 #include "visualizer/app/views.h"
 #include "visualizer/app/window.h"
+#include "visualizer/model/challenge_progress.h"
 #include "visualizer/model/failing_schedule.h"
 #include "visualizer/model/run_mode.h"
 
@@ -56,6 +59,9 @@ struct Options {
   bool log_plots = false;               // every plot on a log scale
   std::vector<std::string> split_plots;  // counters whose plots are split per pool
   bool flows = false;                   // every task's flow arrow in view (W)
+  std::string challenge;                // a scheduler challenge, by shipped name or file (docs/challenges.md)
+  // Be the scheduler: the run stepped by decision, these picks so far (maybe none) replayed first.
+  std::optional<std::string> sched;
   std::string compare;                  // a second result, compared with the one replayed
   std::string lane_order = "spawn";     // or "exit"
   std::optional<std::pair<std::int64_t, std::int64_t>> range;  // a selected time range (ns)
@@ -127,6 +133,21 @@ class App {
   void start_run();      // a new run of the scenario, shown from its start
   // Run B, beside the replay on screen (run A): its summaries against A's.
   void compare_with(const std::filesystem::path& file);
+  // Being the scheduler, and the challenges (app_challenge.cpp): the menu,
+  // a challenge opened (its scenario stepped by decision, `picks` replayed),
+  // its goal checked after each frame's slices, the win shown and kept.
+  void challenges_menu();
+  void open_challenge(const std::string& name, const std::string& picks);
+  void start_stepping(const std::string& picks);  // the scenario on screen, stepped by decision
+  void scheduler_button();                         // the toolbar's way to start stepping
+  void check_challenge();
+  void win_window();
+  ChallengeProgress& progress();  // read from its store the first time
+  struct ChallengeEntry {
+    std::string name, title, goal;
+    bool correct;
+  };
+  std::optional<std::vector<ChallengeEntry>> challenge_list_;  // the shipped ones, read when the menu first opens
   // What leaves the GUI (app_export.cpp).
   // Where exports go: poolscope-SCENARIO-DATE-TIME.suffix in the working directory.
   std::filesystem::path output_file(const char* suffix) const;
@@ -166,6 +187,10 @@ class App {
   RangeView range_;
   FindingsView findings_;
   RunsView runs_view_;
+  SchedulerView scheduler_;
+  std::optional<ChallengePlay> challenge_;  // the challenge played, while its scenario is on screen
+  std::optional<ChallengeProgress> progress_;  // read from its store when first needed
+  std::string stepping_error_;                 // the stepped run's error, as last said
   std::optional<RunComparison> runs_;  // two runs compared, while the window is open
   std::unique_ptr<LessonProgress> lesson_;  // a lesson, while it is open
   LessonView lesson_view_;

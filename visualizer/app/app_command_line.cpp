@@ -98,6 +98,24 @@ void App::open_command_line() {
     ui_.axis.set_view(options_.view->first, options_.view->second);
     ui_.axis.set_follow(false);
   }
+  // Being the scheduler: a challenge (its own scenario), or the scenario
+  // stepped by decision, the picks so far replayed (app_challenge.cpp).
+  if (!options_.challenge.empty() && (replay_ || !options_.scenario.empty()))
+    throw ConfigError("--challenge", "a challenge opens its own scenario: give it alone, not with " +
+                                         (replay_ ? replay_->file().file : options_.scenario));
+  if (options_.sched && replay_)
+    throw ConfigError("--sched", "steps a scenario's run by decision, but " + replay_->file().file +
+                                     " is a result (replays as it ran)");
+  if (!options_.challenge.empty()) {
+    open_challenge(options_.challenge, options_.sched.value_or(""));
+    if (!ui_.open_error.empty()) throw ConfigError("", ui_.open_error);  // bad input: exit 2
+    return;
+  }
+  if (options_.sched) {
+    if (!live_->scenario()) throw ConfigError("", live_->error());
+    start_stepping(*options_.sched);
+    return;
+  }
   if (options_.play && live_ && live_->scenario()) start_run();
   if (options_.play && replay_) {
     replay_->seek(0);

@@ -63,6 +63,9 @@ void App::shortcuts(Context& cx) {
     const Shortcut& s = kShortcuts[i];
     if (s.key == GLFW_KEY_UNKNOWN || s.ctrl != io.KeyCtrl || !ImGui::IsKeyPressed(s.key, repeats(s.action))) continue;
     if (sweep_ && !applies_to_a_sweep(s.action)) continue;  // the run behind the sweep is not on screen
+    // At a decision the number keys pick a thread (view_scheduler.cpp), not a tab.
+    const bool tab_key = s.action == Action::tab_compare || s.action == Action::tab_pools || s.action == Action::tab_scenario;
+    if (tab_key && scheduler_.takes_number_keys(cx)) continue;
     const plot::TimeMap map = ui_.map();
     const double centre = (map.t0 + map.t1) / 2;
     switch (s.action) {
@@ -171,6 +174,19 @@ void App::shortcuts(Context& cx) {
         if (lesson_) later_.push_back([this] { save_answers(answers_file()); });
         break;
       case Action::help:
+      case Action::sched_pick:  // (the panel reads the number keys)
+        break;
+      case Action::sched_undo:
+        SchedulerView::undo(cx);
+        break;
+      case Action::sched_policy:
+        scheduler_.policy(cx);
+        break;
+      case Action::sched_matters:
+        SchedulerView::to_next_that_matters(cx);
+        break;
+      case Action::sched_run_on:
+        SchedulerView::run_on(cx);
         break;
     }
   }
@@ -213,6 +229,7 @@ void App::menu_bar(Context& cx) {
     }
     ImGui::EndMenu();
   }
+  challenges_menu();  // (app_challenge.cpp)
   if (ImGui::BeginMenu("View")) {
     ImGui::MenuItem("Presentation mode (large fonts)", "P", &ui_.presentation);
     bool cb = ui_.palette_kind == plot::PaletteKind::colour_blind_safe;
@@ -301,6 +318,8 @@ void App::toolbar_items(Context& cx) {
     if (simulated) {
       same_line_or_wrap(button_width("Step"));
       step_button(*live_);
+      same_line_or_wrap(button_width("Be the scheduler"));
+      scheduler_button();  // (app_challenge.cpp)
     }
     double scale = live_->time_scale();
     const char* speed = simulated ? "speed" : "time scale";
@@ -317,6 +336,7 @@ void App::toolbar_items(Context& cx) {
     char progress[96];
     std::snprintf(progress, sizeof progress, "%s  %s / %s",
                   state == LiveSession::State::ready      ? "ready"
+                  : live_->decision()                     ? "your pick"
                   : state == LiveSession::State::paused   ? "paused"
                   : state == LiveSession::State::finished ? "finished"
                                                           : "running",

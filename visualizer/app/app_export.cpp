@@ -109,7 +109,9 @@ void App::share() {
     if (ui_.palette_kind == plot::PaletteKind::colour_blind_safe) link.options.emplace_back("palette", "colour-blind");
     return ui_.say(copy_link(link));
   }
-  if (live_) {
+  if (challenge_) {
+    link.options.emplace_back("challenge", challenge_->name);  // it names its own scenario
+  } else if (live_) {
     const std::filesystem::path file = live_->file();
     std::error_code ec;
     const bool shipped = std::filesystem::equivalent(file.parent_path(), scenario::library_dir(), ec);
@@ -131,6 +133,9 @@ void App::share() {
   static constexpr const char* kTabs[] = {"compare", "pools", "scenario", "findings"};
   if (ui_.tab != Tab::compare) link.options.emplace_back("tab", kTabs[static_cast<int>(ui_.tab)]);
   if (ui_.palette_kind == plot::PaletteKind::colour_blind_safe) link.options.emplace_back("palette", "colour-blind");
+  // Being the scheduler: the picks so far, which the link's run replays, then waits for the next.
+  if (live_ && live_->stepping() && !live_->schedule().empty())
+    link.options.emplace_back("sched", schedule_text(live_->schedule()));
   ui_.say(copy_link(link));
 }
 

@@ -132,6 +132,8 @@ bool App::headless_step() {
         if (!live_->run()) start_run();
         scenario::Run* run = live_->run();
         ready = run && (run->finished() || (options_.run_for && run->now().count() >= *options_.run_for));
+        // Stepped by decision: at the first decision the schedule leaves to the student, or at a challenge's win.
+        if (live_->stepping()) ready = ready || live_->decision() || (challenge_ && challenge_->won);
         if (ready && !run->finished()) live_->pause();  // hold the picture still
       }
       if (ready) {
@@ -215,6 +217,23 @@ bool App::headless_step() {
         std::printf("poolscope-gui: on screen: %s\n",
                     (live_ ? live_->mode() : RunMode::of_result(replay_->file().run)).badge().c_str());
       print_lesson();
+      // Being the scheduler: the decision waited at, and a challenge's end (the smoke test checks them).
+      if (live_ && live_->stepping()) {
+        if (const auto d = live_->decision()) {
+          std::string choices;
+          for (std::size_t i = 0; i < d->candidates.size(); ++i)
+            choices += (i ? "; " : "") + std::to_string(i + 1) + " " + d->candidates[i].name + " (thread " +
+                       std::to_string(d->candidates[i].thread) + ") at " + d->candidates[i].where;
+          std::printf("poolscope-gui: scheduler: decision %llu after %zu picks: %s\n",
+                      static_cast<unsigned long long>(d->index + 1), live_->schedule().size(), choices.c_str());
+        }
+        if (const std::string e = live_->stepping_error(); !e.empty())
+          std::printf("poolscope-gui: scheduler: %s\n", e.c_str());
+        std::printf("poolscope-gui: scheduler: schedule %s\n", schedule_text(live_->schedule()).c_str());
+      }
+      if (challenge_)
+        std::printf("poolscope-gui: challenge %s: %s\n", challenge_->name.c_str(),
+                    challenge_->won ? ("won: " + challenge_->reached).c_str() : "not won yet");
       if (failing_)
         std::printf("poolscope-gui: schedule %d failed at %.6f s: %s\n", failing_->schedule,
                     static_cast<double>(failing_->at) / 1e9, failing_->problem.c_str());
@@ -231,6 +250,7 @@ bool App::headless_step() {
         std::fprintf(stderr, "poolscope-gui: %s\n", ui_.status.c_str());
         exit_code_ = 1;
       }
+      if (live_ && !live_->pick_error().empty()) exit_code_ = 2;  // --sched that does not fit: bad input
       return false;
   }
   return false;

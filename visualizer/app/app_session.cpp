@@ -47,6 +47,7 @@ void App::open_scenario(std::unique_ptr<LiveSession> session) {
   replay_.reset();
   failing_.reset();
   ui_.failure.reset();
+  challenge_.reset();  // (open_challenge sets it again for its own scenario)
   live_ = std::move(session);
   show_scenario();
   ui_.say("scenario " + live_->file());
@@ -72,6 +73,7 @@ void App::start_run() {
 void App::open_replay(std::unique_ptr<Replay> replay) {
   runs_.reset();  // compared with the run replayed before
   live_.reset();
+  challenge_.reset();
   replay_ = std::move(replay);
   ui_.axis.set_follow(false);
   ui_.axis.fit(0, static_cast<double>(std::max<std::int64_t>(replay_->end_time(), 1'000'000)));

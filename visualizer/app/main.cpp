@@ -115,6 +115,13 @@ int main(int argc, char** argv) {
   cli.add_option("--range", range, "select this time range, FROM:TO, and show its statistics (as Shift+drag does)");
   cli.add_option("--lane-order", o.lane_order, "worker lanes by spawn (default) or by exit")
       ->check(CLI::IsMember({"spawn", "exit"}));
+  cli.add_option("--challenge", o.challenge,
+                 "a scheduler challenge, by shipped name or file: its pool stepped by decision until its goal "
+                 "(docs/challenges.md)");
+  std::string sched;
+  cli.add_option("--sched", sched,
+                 "be the scheduler: the run stepped by decision, these picks (thread ids joined by dots, as a link's "
+                 "sched=) replayed first");
   cli.add_option("--compare", o.compare, "a second result, its summaries compared with the replayed one's (B - A)");
   cli.add_flag("--flows", o.flows, "an arrow from every task's submission to its worker, zoomed in (as W does)");
   cli.add_flag("--log-plots", o.log_plots, "every counter plot on a log scale (click a plot's name for one)");
@@ -150,6 +157,7 @@ int main(int argc, char** argv) {
     if (!o.lesson_do.empty() && !o.headless())
       throw CLI::ValidationError("--lesson-do", "acts in a lesson before a headless picture: give --screenshot with it");
     if (!file.empty()) o.scenario = file;  // a result is recognised by its content and replays
+    if (cli.count("--sched")) o.sched = sched;  // (none: "" steps from the first decision)
     if (!run_for.empty()) o.run_for = duration_ns(run_for, "--run-for");
     if (!at.empty()) o.at = duration_ns(at, "--at");
     if (!size.empty()) {

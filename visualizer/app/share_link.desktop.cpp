@@ -33,7 +33,7 @@ std::string copy_link(const Link& link) {
     out << link.document->dump(2) << "\n";
     if (!out) return "cannot write " + file;
     command += " " + shell_word(file);
-  } else if (!link.scenario.empty()) {  // (a lesson's link names no scenario: its options say it all)
+  } else if (!link.scenario.empty()) {  // (a lesson's or a challenge's link names no scenario: its options say it)
     command += " " + shell_word(link.scenario);
   }
   for (const auto& [option, value] : link.options)

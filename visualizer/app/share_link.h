@@ -19,7 +19,7 @@
 namespace poolscope::gui {
 
 struct Link {
-  std::string scenario;          // a shipped scenario's name, when the document is the shipped one
+  std::string scenario;          // a shipped scenario's name, when the document is the shipped one ("": a challenge's)
   std::optional<json> document;  // else the whole scenario
   std::vector<std::pair<std::string, std::string>> options;  // {"view", "1s:2.5s"}, {"tab", "pools"}
 };

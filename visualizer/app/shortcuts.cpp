@@ -39,12 +39,19 @@ const Shortcut kShortcuts[] = {
     {Action::lesson_next, GLFW_KEY_PAGE_DOWN, false, "Page Down", "a lesson: the next step (Enter answers its question)"},
     {Action::lesson_save, GLFW_KEY_A, true, "Ctrl+A", "a lesson: save the answers (JSON, to be graded)"},
     {Action::help, GLFW_KEY_UNKNOWN, false, "?", "this overlay (Esc closes it)"},
+    {Action::sched_pick, GLFW_KEY_UNKNOWN, false, "1 to 9", "scheduler, at a decision: run that thread next"},
+    {Action::sched_undo, GLFW_KEY_BACKSPACE, false, "Backspace", "scheduler: undo the last pick"},
+    {Action::sched_undo, GLFW_KEY_Z, true, "Ctrl+Z", "scheduler: undo the last pick"},
+    {Action::sched_policy, GLFW_KEY_G, false, "G", "scheduler: the policy picks the next N decisions"},
+    {Action::sched_matters, GLFW_KEY_M, false, "M", "scheduler: on to the next decision that matters"},
+    {Action::sched_run_on, GLFW_KEY_E, false, "E", "scheduler: the policy picks to the run's end"},
 };
 const int kShortcutCount = static_cast<int>(sizeof kShortcuts / sizeof kShortcuts[0]);
 
 bool repeats(Action action) {
   switch (action) {
     case Action::step_sim:
+    case Action::sched_undo:
     case Action::step_back:
     case Action::step_forward:
     case Action::zoom_in:

@@ -38,6 +38,12 @@ enum class Action {
   lesson_next,
   lesson_save,
   help,
+  // Being the scheduler (view_scheduler.h), at a decision; 1 to 9 pick.
+  sched_pick,
+  sched_undo,
+  sched_policy,
+  sched_matters,
+  sched_run_on,
 };
 
 struct Shortcut {

@@ -64,6 +64,16 @@ struct Ui {
   bool pool_shown(std::size_t counter, std::size_t p) const {
     return !pools_hidden.count(p) && !plot_hidden[counter].count(p);
   }
+  // The Scheduler panel's choices at a decision (view_scheduler.cpp): the
+  // worker lanes of the threads that may run next, outlined and numbered
+  // with the key that picks each, as (pool, worker, number from 1).
+  struct ChoiceLane {
+    std::size_t pool;
+    WorkerId worker;
+    std::size_t number;
+    bool hovered;  // its row in the panel is under the mouse
+  };
+  std::vector<ChoiceLane> choice_lanes;
   std::set<std::size_t> lanes_collapsed;  // pools whose lanes are folded away
   // Flow arrows, from a task's submission to its start on a worker's lane:
   // the hovered task's, the clicked one's (pool, task), and with

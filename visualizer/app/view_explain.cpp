@@ -112,6 +112,8 @@ const metrics::PoolMetrics* pool_named(const metrics::RunMetrics& m, const std::
   return nullptr;
 }
 
+}  // namespace
+
 void open_docs(Ui& ui, const std::string& relative) {
   std::filesystem::path path = docs_path(relative);
   ImGui::SetClipboardText(path.string().c_str());
@@ -119,8 +121,6 @@ void open_docs(Ui& ui, const std::string& relative) {
   bool opened = std::system(command.c_str()) == 0;
   ui.say((opened ? "opened " : "path copied: ") + path.string());
 }
-
-}  // namespace
 
 void ExplainView::draw(Context& cx) {
   Ui& ui = cx.ui;

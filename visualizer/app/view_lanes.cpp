@@ -88,6 +88,25 @@ void caller_tooltip(const metrics::WorkerLane& lane, Label rule, std::int64_t t,
   ImGui::EndTooltip();
 }
 
+
+// A thread the scheduler may run next (the Scheduler panel, at a decision):
+// its lane outlined in amber, no pool's colour, and the key that picks it at
+// the lane's right end; brighter while its row in the panel is hovered.
+void choice_lane(Context& cx, ImDrawList* dl, std::size_t pool, WorkerId worker, float top, float bottom) {
+  const Ui& ui = cx.ui;
+  for (const Ui::ChoiceLane& c : ui.choice_lanes) {
+    if (c.pool != pool || c.worker != worker) continue;
+    const ImU32 amber = c.hovered ? IM_COL32(255, 214, 90, 255) : IM_COL32(255, 214, 90, 170);
+    dl->AddRect({ui.time_x0 - ui.px(2), top - 1}, {ui.time_x1 + ui.px(2), bottom + 1}, amber, 0, 0,
+                ui.px(c.hovered ? 2.5f : 1.5f));
+    const std::string key = std::to_string(c.number);
+    const ImVec2 size = ImGui::CalcTextSize(key.c_str());
+    const ImVec2 at{ui.time_x1 - size.x - ui.px(8), (top + bottom - size.y) * 0.5f};
+    dl->AddRectFilled({at.x - ui.px(4), at.y - 1}, {at.x + size.x + ui.px(4), at.y + size.y + 1}, amber, ui.px(3));
+    dl->AddText(at, IM_COL32(20, 16, 8, 255), key.c_str());
+  }
+}
+
 }  // namespace
 
 void LanesView::draw(Context& cx, float y, float height) {
@@ -296,6 +315,7 @@ void LanesView::draw(Context& cx, float y, float height) {
       if (ui.hovered_worker && ui.hovered_worker->first == p && ui.hovered_worker->second == lane->id)
         dl->AddRect({ui.time_x0 - ui.px(2), top - 1}, {ui.time_x1 + ui.px(2), bottom + 1},
                     IM_COL32(255, 255, 255, 220), 0, 0, ui.px(1.5f));
+      choice_lane(cx, dl, p, lane->id, top, bottom);
       if (row_hovered) {
         ui.hovering_worker = std::pair{p, lane->id};
         const auto i = plot::slice_at<metrics::TaskSlice>(lane->slices, now, static_cast<std::int64_t>(map.to_t(mouse.x)));

@@ -206,5 +206,8 @@ const Ui::PhaseBand* phase_bands(const Ui& ui, ImDrawList* dl, ImVec2 p0, ImVec2
                                  const std::function<float(std::int64_t)>& to_x);
 // Shows everything there is.
 void fit_all(Context& cx);
+// Opens a design's page (docs/pools/NAME.md, relative to the source tree)
+// and copies its path (view_explain.cpp).
+void open_docs(Ui& ui, const std::string& relative);
 
 }  // namespace poolscope::gui

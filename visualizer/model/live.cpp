@@ -10,8 +10,6 @@
 
 namespace poolscope::gui {
 
-namespace {
-
 // What a live run may schedule. A page keeps every event in its memory (at
 // most 2 GiB, about 1 KiB a task with its events and index): refused before
 // it starts, rather than failing midway.
@@ -20,8 +18,6 @@ scenario::Limits live_limits() {
   return {.max_tasks = 2'000'000,
           .raise = "a web page's memory holds no more: poolscope-gui on a desktop runs bigger scenarios"};
 }
-
-}  // namespace
 
 LiveSession::LiveSession(json document, std::string file, std::filesystem::path base_dir)
     : doc_(std::move(document)), file_(std::move(file)), base_dir_(std::move(base_dir)) {
@@ -36,7 +32,7 @@ LiveSession::LiveSession(json document, std::string file, std::filesystem::path 
   loaded_ = doc_;
 }
 
-LiveSession::~LiveSession() = default;
+LiveSession::~LiveSession() { end_run(); }
 
 std::unique_ptr<LiveSession> LiveSession::load(const std::filesystem::path& file) {
   // Read, checked and counted as `poolscope validate` does (a regular file,
@@ -177,11 +173,7 @@ LiveSession::State LiveSession::state() const {
 }
 
 bool LiveSession::start(bool paused) {
-  run_.reset();  // stops and joins the previous run, if any
-  run_sim_.reset();
-  lateness_.clear();
-  index_.reset();
-  tuned_.clear();
+  end_run();  // stops and joins the previous run, if any
   if (!scenario_) return false;
   scenario::Scenario s = *scenario_;
   s.time_scale = time_scale_;
@@ -224,12 +216,16 @@ void LiveSession::stop() {
 
 void LiveSession::tick(std::chrono::nanoseconds budget) {
   if (!run_ || !run_->sliced() || run_->finished()) return;
+  if (stepper_ && run_->paused()) return;  // (an unpaced run has no pacer to hold it)
   // Slices small enough to look at the clock often (a switch costs about a
   // microsecond in a page).
   constexpr std::uint64_t kSwitchesPerSlice = 2'000;
   const auto until = std::chrono::steady_clock::now() + budget;
-  while (!run_->advance(kSwitchesPerSlice) && !run_->held() && std::chrono::steady_clock::now() < until) {
+  // A stepped run ends its slices at a decision waiting for a pick.
+  while (!run_->advance(kSwitchesPerSlice) && !run_->held() && !(stepper_ && stepper_->waiting()) &&
+         std::chrono::steady_clock::now() < until) {
   }
+  picked_ = false;  // the slices took the pick: what waits now is a new decision
 }
 
 void LiveSession::set_time_scale(double scale) {

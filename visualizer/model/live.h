@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "pools/core/sim/decision.h"
 #include "scenarios/engine/engine.h"
 #include "visualizer/model/frame.h"
 #include "visualizer/model/run_mode.h"
@@ -24,6 +25,9 @@ namespace poolscope::gui {
 // The speeds offered: a real run's time scale, a simulated run's pacing.
 inline constexpr double kRealScaleMin = 0.01, kRealScaleMax = 100;
 inline constexpr double kSimSpeedMin = 0.1, kSimSpeedMax = 1000;
+
+// What a live run may schedule: a page's memory bounds it (live.cpp).
+scenario::Limits live_limits();
 
 class LiveSession {
  public:
@@ -109,11 +113,41 @@ class LiveSession {
   const std::map<std::string, std::map<std::string, json>>& tuned() const { return tuned_; }
   scenario::Run* run() { return run_.get(); }
 
+  // --- being the scheduler (live_stepping.cpp; pools/core/sim/decision.h):
+  // a simulated run whose every decision (two or more threads runnable)
+  // waits for the student's pick. Run on this thread a slice a frame, as a
+  // page runs, unpaced: between decisions it goes on at once.
+  // Starts one, `picks` (thread ids, one per decision) replayed first.
+  // False if the document is not valid.
+  bool start_stepped(std::vector<std::uint64_t> picks = {});
+  bool stepping() const { return stepper_ != nullptr; }
+  // The decision the run waits at, if it waits (not while a pick is on its way).
+  std::optional<sim::Decision> decision() const;
+  // Answers it: this thread runs next. False if it is not one of the choices.
+  bool pick(std::uint64_t thread);
+  // The seeded policy picks the next `n` decisions (the one waited at included).
+  void policy_for(std::uint64_t n);
+  // The policy picks until a decision that matters (two choices touch one object).
+  void to_next_that_matters();
+  // The policy picks every decision from here to the run's end.
+  void run_on();
+  // Every pick so far, by thread id: what replays this run (`sched=`).
+  const std::vector<std::uint64_t>& schedule() const;
+  // Back one decision: the run started again, replaying the schedule but its
+  // last pick. False when no pick was made.
+  bool undo();
+  // Why the run cannot go on (a replayed pick that does not fit, naming the
+  // decision; a deadlock), "" otherwise.
+  std::string stepping_error() const;
+  // Only a replayed pick that does not fit the run (bad input: a link's, a file's).
+  std::string pick_error() const { return stepper_ ? stepper_->error() : ""; }
+
   // Runs f with the frame's data, under the engine's metrics lock.
   void with_frame(const std::function<void(const Frame&)>& f);
 
  private:
   void validate();
+  void end_run();  // the run (stepped or not) ended and forgotten
 
   json doc_;
   json loaded_;  // doc_ as loaded (normalized), for edited()
@@ -129,6 +163,17 @@ class LiveSession {
   std::vector<SubmitLateness> lateness_;  // per trace pool id, once the run has ended
   std::map<std::string, std::map<std::string, json>> tuned_;
   std::optional<Time> pause_at_;
+  // Being the scheduler: the Stepper, and a Chooser around it that keeps
+  // every pick (the student's and the policy's).
+  struct Recorder final : sim::Chooser {
+    explicit Recorder(sim::Stepper& s) : stepper(s) {}
+    std::optional<std::size_t> choose(const sim::Decision& d) override;
+    sim::Stepper& stepper;
+    std::vector<std::uint64_t> picks;
+  };
+  std::unique_ptr<sim::Stepper> stepper_;
+  std::unique_ptr<Recorder> recorder_;
+  bool picked_ = false;  // a pick (or the policy) answered the decision waited at: the next slice takes it
 };
 
 }  // namespace poolscope::gui

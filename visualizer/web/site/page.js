@@ -7,7 +7,8 @@
 
 (() => {
   // A link: #v=1&s=tour&view=1s:2.5s or #v=1&d=<the scenario, deflated, base64url>, or a
-  // lesson at a step, #v=1&lesson=why-a-pool&step=3 (poolscope-gui's --lesson and --step).
+  // lesson at a step, #v=1&lesson=why-a-pool&step=3 (poolscope-gui's --lesson and --step), or a
+  // scheduler challenge with its picks so far, #v=1&challenge=NAME&sched=3.5 (--challenge, --sched).
   // Every key it may carry, in this one table (docs/web.md, "Links"): a key
   // not here is refused, and so is a key given twice, or two keys of one
   // `group` (they would say two things: which scenario, say). An `option` is
@@ -23,6 +24,8 @@
     'time-scale': { option: true },
     lesson: { option: true },
     step: { option: true },
+    challenge: { option: true },
+    sched: { option: true },
   };
   const LINK_FORMAT = '1';
   const LINK_OPTIONS = Object.keys(LINK_KEYS).filter((k) => LINK_KEYS[k].option);
@@ -44,8 +47,9 @@
   // What the tests and the benchmark read (tests/web/gui.test.mjs).
   const page = window.poolscopePage = {
     started: null, firstFrame: null, frames: 0, stopped: false, downloads: [], lastLink: null, notices: [],
-    errors: [], printed: [], said: [], linkSteps: [],
+    errors: [], printed: [], said: [], linkSteps: [], state: {},
   };
+  const PROGRESS = 'poolscope-challenges';  // the challenges won, in local storage (progress_store.web.cpp)
   // The GUI's Ctrl shortcuts (open, save, export, link, zoom) are the GUI's, not the browser's.
   window.addEventListener('keydown', (e) => {
     if ((e.ctrlKey || e.metaKey) && 'oselaOSELA+=-'.includes(e.key)) e.preventDefault();
@@ -254,6 +258,14 @@
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
       page.downloads.push(name);
+    },
+    // What the GUI shows that a test reads: the scheduler's decision and where its choices are.
+    poolscopeState(name, json) { page.state[name] = JSON.parse(json); },
+    poolscopeLoadProgress() {
+      try { return localStorage.getItem(PROGRESS); } catch (e) { return null; }
+    },
+    poolscopeSaveProgress(text) {
+      try { localStorage.setItem(PROGRESS, text); return true; } catch (e) { return false; }
     },
     poolscopeCopyLink(run) {
       makeLink(run).then((url) => {
