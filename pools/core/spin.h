@@ -10,12 +10,15 @@
 // awaited sender cannot run while the receiver spins.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <thread>
 
 #include "pools/core/clock.h"
+#include "pools/core/go/park.h"
 #include "pools/core/sync.h"
 
 namespace poolscope {
@@ -41,13 +44,56 @@ inline void cpu_relax() {
 #endif
 }
 
+// How many threads may spin in spin_until at once in a real run:
+// max(1, gomaxprocs() / 2), Go's cap on spinning Ms. Go's findRunnable
+// (runtime/proc.go) lets an M spin only while 2 * sched.nmspinning <
+// gomaxprocs - sched.npidle, so however many goroutines wait, at most half
+// the Ps have a spinning thread; the others park at once. Without that cap
+// every idle worker spins: 10,000 idle ants workers each yielding to
+// another spinner kept the workers with tasks off the CPUs (issue 53, item
+// 5; docs/performance.md). Read once.
+inline int max_spinners() {
+  static const int cap = std::max(1, go::gomaxprocs() / 2);
+  return cap;
+}
+
+// The threads spinning in spin_until now (a real run's; a Scheduler's
+// spinners are not counted: they hold its modelled CPUs instead).
+inline std::atomic<int> spinners_now{0};
+
+// One of the max_spinners() places, held for a scope; false if all were taken.
+class SpinnerSlot {
+ public:
+  SpinnerSlot() {
+    int n = spinners_now.load(std::memory_order_relaxed);
+    while (n < max_spinners())
+      if (spinners_now.compare_exchange_weak(n, n + 1, std::memory_order_relaxed)) {
+        held_ = true;
+        break;
+      }
+  }
+  ~SpinnerSlot() {
+    if (held_) spinners_now.fetch_sub(1, std::memory_order_relaxed);
+  }
+  SpinnerSlot(const SpinnerSlot&) = delete;
+  SpinnerSlot& operator=(const SpinnerSlot&) = delete;
+  explicit operator bool() const { return held_; }
+
+ private:
+  bool held_ = false;
+};
+
 // Spins until `ready()` holds or kSpinBeforePark has passed; returns
-// `ready()`'s last answer. The caller parks when it is false.
+// `ready()`'s last answer. The caller parks when it is false. In a real run
+// at most max_spinners() threads spin at once; any other asks `ready()` once
+// and returns, and its caller parks (Go's rule, above).
 template <class Ready>
 bool spin_until(Ready ready) {
   if (Scheduler* s = this_thread::scheduler()) [[unlikely]]
     return scheduled_spin_until(*s, std::move_only_function<bool()>(std::ref(ready)));
   if (!may_spin()) return ready();
+  const SpinnerSlot slot;
+  if (!slot) return ready();
   const auto deadline = std::chrono::steady_clock::now() + kSpinBeforePark;
   for (;;) {
     for (int i = 0; i < 32; ++i) {
