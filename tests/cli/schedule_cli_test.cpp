@@ -25,7 +25,7 @@ json read_json(const fs::path& p) { return json::parse(slurp(p)); }
 
 }  // namespace
 
-TEST_CASE("a stored winning schedule wins; a stepped run's result replays as a schedule, to the same events") {
+TEST_CASE("a stored winning schedule wins, and a stepped run's result replays as a schedule, to the same events") {
   // A shipped challenge's stored schedule wins.
   const std::string challenge = std::string(POOLSCOPE_SOURCE_DIR) + "/scenarios/challenges/lab01-lost-wakeup.json";
   Result c = run("challenge check " + challenge);

@@ -7,7 +7,7 @@
 
 using namespace poolscope::gui;
 
-TEST_CASE("challenge progress: wins read back with their schedules; the shorter win stays") {
+TEST_CASE("challenge progress: wins read back with their schedules, and the shorter win stays") {
   std::string problem;
   ChallengeProgress p = ChallengeProgress::parse("", "kept", problem);
   CHECK(problem.empty());

@@ -8,7 +8,7 @@ using namespace poolscope::gui;
 using Style = TextSpan::Style;
 using Kind = TextBlock::Kind;
 
-TEST_CASE("lesson text: emphasis, code and links are spans of their own; the rest is plain") {
+TEST_CASE("lesson text: emphasis, code and links are spans of their own, the rest is plain") {
   const auto spans = parse_inline("A *ready* stack, `MaxWorkersCount` and [the design](docs/fasthttp.md).");
   REQUIRE(spans == std::vector<TextSpan>{{Style::plain, "A ", ""},
                                          {Style::emphasis, "ready", ""},
@@ -26,7 +26,7 @@ TEST_CASE("lesson text: what is not markup stays as written (snake_case, a lone 
   REQUIRE(parse_inline("a [bracket] (aside)").size() == 1);
 }
 
-TEST_CASE("lesson text: blank lines part paragraphs; list items carry on over their following lines") {
+TEST_CASE("lesson text: blank lines part paragraphs, and list items carry on over their following lines") {
   const auto blocks = parse_lesson_text(
       "First paragraph,\nstill the first.\n\n- one\n  more of one\n* two\n\n3. three\n10. ten\n\nLast.");
   REQUIRE(blocks.size() == 6);

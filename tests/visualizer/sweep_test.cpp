@@ -113,15 +113,17 @@ TEST_CASE("sweep file: the shipped lesson sweep reads as nine points of ants' Ex
     const auto& spawned = series.counters[static_cast<std::size_t>(SweepCounter::spawned)];
     CHECK(std::accumulate(spawned.begin(), spawned.end(), 0.0) == p.pools[0].metrics[0]);
   }
-  // At 3 s two of the six bursts find their workers (the purge's grid runs
-  // ahead of ticktock's in this schedule: docs/sweeps.md); from 5 s, the
-  // period, the first burst's 40 workers stay and serve all six.
-  CHECK(s.points[3].pools[0].metrics[0] == 160);
-  const SweepSeries& five = *s.points[6].pools[0].series;
-  const auto& workers = five.counters[static_cast<std::size_t>(SweepCounter::workers)];
-  CHECK(s.label(s.points[6]) == "ants.ExpiryDuration=5s");
+  // At 3 s some bursts find their workers (the purge's grid runs ahead of
+  // ticktock's in this schedule: docs/sweeps.md); at 5 s, the period, a purge
+  // tick and a burst meet on one instant; from 6 s the first burst's 40
+  // workers stay and serve all six.
+  CHECK(s.points[3].pools[0].metrics[0] == 191);
+  CHECK(s.points[6].pools[0].metrics[0] == 71);
+  const SweepSeries& six = *s.points[7].pools[0].series;
+  const auto& workers = six.counters[static_cast<std::size_t>(SweepCounter::workers)];
+  CHECK(s.label(s.points[7]) == "ants.ExpiryDuration=6s");
   CHECK(*std::min_element(workers.begin() + 1, workers.end() - 1) == 40);
-  CHECK(s.points[6].pools[0].metrics[0] == 40);
+  CHECK(s.points[7].pools[0].metrics[0] == 40);
 }
 
 TEST_CASE("sweep file: a line per value of the second param, x the first's numbers, points in x order") {
