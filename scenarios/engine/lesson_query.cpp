@@ -12,6 +12,7 @@
 #include "pools/core/event.h"
 #include "pools/core/labels.h"
 #include "scenarios/engine/lesson.h"
+#include "scenarios/engine/metrics.h"
 
 namespace poolscope::scenario::lesson {
 
@@ -166,24 +167,6 @@ metrics::RunMetrics metrics_until(const metrics::RunMetrics& m, std::int64_t t) 
   return cut;
 }
 
-bool is_marker_kind(EventKind k) {
-  switch (k) {
-    case EventKind::worker_spawned:
-    case EventKind::worker_reaped:
-    case EventKind::worker_exited:
-    case EventKind::task_refused:
-    case EventKind::task_threw:
-    case EventKind::task_dropped:
-    case EventKind::cleaner_pass:
-    case EventKind::param_tuned:
-    case EventKind::pool_state:
-    case EventKind::pool_stopped:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool compare(double a, const std::string& op, double b) {
   if (op == "<") return a < b;
   if (op == "<=") return a <= b;
@@ -298,7 +281,7 @@ Value evaluate(const Query& q, const RunData& run) {
         ++count;
         if (when < 0 || t < when) when = t;
       };
-      if (is_marker_kind(kind)) {
+      if (metrics::is_marker(kind)) {
         for (const metrics::Marker& mk : p->markers())
           if (mk.kind == kind) see(mk.t, mk.rule);
       } else {

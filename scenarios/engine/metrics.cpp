@@ -13,6 +13,8 @@ std::string code(Label l) {
   return c.empty() ? std::string("unspecified") : std::string(c);
 }
 
+}  // namespace
+
 bool is_marker(EventKind k) {
   switch (k) {
     case EventKind::worker_spawned:
@@ -30,8 +32,6 @@ bool is_marker(EventKind k) {
       return false;
   }
 }
-
-}  // namespace
 
 void PoolMetrics::end_task(std::unordered_map<TaskId, Pending>::iterator it, std::int64_t t) {
   if (it->second.submitted >= 0) end_to_end_.push_back(t - it->second.submitted);

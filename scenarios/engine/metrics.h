@@ -18,6 +18,10 @@
 
 namespace poolscope::metrics {
 
+// Whether an event of kind `k` is a marker (a spawn, reap, refusal, ...):
+// what the series keep as markers, and what a lesson's marker counts count.
+bool is_marker(EventKind k);
+
 // The counters from a given time on (a step line: one point per change).
 struct CounterPoint {
   std::int64_t t;
